@@ -70,18 +70,27 @@ public final class HexBytes {
     return out;
   }
 
+  private static final byte[] DIGIT_VALUE = new byte[256];
+
+  static {
+    java.util.Arrays.fill(DIGIT_VALUE, (byte) -1);
+    for (int c = '0'; c <= '9'; c++) {
+      DIGIT_VALUE[c] = (byte) (c - '0');
+    }
+    for (int c = 'a'; c <= 'f'; c++) {
+      DIGIT_VALUE[c] = (byte) (c - 'a' + 10);
+      DIGIT_VALUE[c - 'a' + 'A'] = (byte) (c - 'a' + 10);
+    }
+  }
+
   /** Value of one hex digit, or -1 when {@code c} is not one. */
   public static int digit(int c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-      return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-      return c - 'A' + 10;
-    }
-    return -1;
+    return (c & ~0xff) == 0 ? DIGIT_VALUE[c] : -1;
+  }
+
+  /** Value of the hex digit in byte {@code b}, or -1 when it is not one. */
+  public static int digit(byte b) {
+    return DIGIT_VALUE[b & 0xff];
   }
 
   static byte[] copyChecked(byte[] bytes, String what, int maxLength) {

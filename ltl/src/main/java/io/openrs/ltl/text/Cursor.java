@@ -85,9 +85,13 @@ final class Cursor {
   }
 
   void skipBlanks() {
-    while (pos < end && (buf[pos] == ' ' || buf[pos] == '\t')) {
-      pos++;
+    byte[] b = buf;
+    int p = pos;
+    int e = end;
+    while (p < e && (b[p] == ' ' || b[p] == '\t')) {
+      p++;
     }
+    pos = p;
   }
 
   /** Consumes {@code kw} when it stands at {@link #pos} as a whole word. */
@@ -129,12 +133,27 @@ final class Cursor {
     pos++;
   }
 
+  /** Byte classes: bit 0 = word byte {@code [A-Za-z0-9_$]}, bit 1 = needs care inside quotes. */
+  private static final byte[] CLASS = new byte[256];
+
+  private static final int WORD = 1;
+  private static final int QUOTE_SPECIAL = 2;
+
+  static {
+    for (int b = 0; b < 256; b++) {
+      boolean word =
+          b >= 'a' && b <= 'z'
+              || b >= 'A' && b <= 'Z'
+              || b >= '0' && b <= '9'
+              || b == '_'
+              || b == '$';
+      boolean special = b < 0x20 || b == 0x7f || b >= 0x80 || b == '\\' || b == '\'' || b == '"';
+      CLASS[b] = (byte) ((word ? WORD : 0) | (special ? QUOTE_SPECIAL : 0));
+    }
+  }
+
   static boolean isWordByte(byte b) {
-    return (b >= 'a' && b <= 'z')
-        || (b >= 'A' && b <= 'Z')
-        || (b >= '0' && b <= '9')
-        || b == '_'
-        || b == '$';
+    return (CLASS[b & 0xff] & WORD) != 0;
   }
 
   // ---- hex
@@ -175,11 +194,48 @@ final class Cursor {
     if (pos >= end || !isIdentifierStart(buf[pos])) {
       throw error(what);
     }
-    pos++;
+    int hash = 31 + buf[pos++];
     while (pos < end && isWordByte(buf[pos])) {
-      pos++;
+      hash = 31 * hash + buf[pos++];
     }
-    return names.name(buf, start, pos - start);
+    return names.name(buf, start, pos - start, hash);
+  }
+
+  /**
+   * Consumes {@code name} when the bytes at {@link #pos} spell it as a whole bare identifier. Only
+   * for names that satisfy {@link #isBareIdentifier}.
+   */
+  boolean tryBareName(String name) {
+    int n = name.length();
+    int p = pos;
+    byte[] b = buf;
+    if (end - p < n) {
+      return false;
+    }
+    for (int k = 0; k < n; k++) {
+      if (b[p + k] != (byte) name.charAt(k)) {
+        return false;
+      }
+    }
+    if (p + n < end && isWordByte(b[p + n])) {
+      return false;
+    }
+    pos = p + n;
+    return true;
+  }
+
+  /** True when {@code s} is written without quotes: {@code [A-Za-z_][A-Za-z0-9_$]*}. */
+  static boolean isBareIdentifier(String s) {
+    if (s.isEmpty() || s.charAt(0) >= 0x80 || !isIdentifierStart((byte) s.charAt(0))) {
+      return false;
+    }
+    for (int i = 1; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch >= 0x80 || !isWordByte((byte) ch)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static boolean isIdentifierStart(byte b) {
@@ -200,6 +256,9 @@ final class Cursor {
     boolean ascii = true;
     int i = start;
     while (true) {
+      while (i < end && (CLASS[buf[i] & 0xff] & QUOTE_SPECIAL) == 0) {
+        i++;
+      }
       if (i >= end) {
         throw errorAt(start - 1, "a closing " + quote + " for " + what);
       }

@@ -97,10 +97,7 @@ public final class LtlParser {
     int count = 0;
     while (lineStart < end) {
       lineNumber++;
-      int nl = lineStart;
-      while (nl < end && buf[nl] != '\n') {
-        nl++;
-      }
+      int nl = LineEnds.next(buf, lineStart, end);
       int lineEnd = nl;
       if (lineEnd > lineStart && buf[lineEnd - 1] == '\r') {
         lineEnd--;
@@ -204,11 +201,22 @@ public final class LtlParser {
   private TranId tran;
   private Oqid oqid;
 
+  /** Hex text of {@link #tran}: consecutive commands of one transaction reuse the object. */
+  private final byte[] tranHex = new byte[2 * TranId.MAX_BYTES];
+
+  private int tranHexLength;
+
   private void header() throws LtlParseException {
     c.blanksKeywordBlanks(TRAN);
-    int at = c.pos;
+    int at = c.pos + 2;
     int digits = c.hexDigits(TranId.MAX_BYTES, "a transaction id");
-    tran = TranId.ofHex(c.buf, at + 2, digits);
+    if (tran == null
+        || digits != tranHexLength
+        || !Arrays.equals(c.buf, at, at + digits, tranHex, 0, digits)) {
+      tran = TranId.ofHex(c.buf, at, digits);
+      System.arraycopy(c.buf, at, tranHex, 0, digits);
+      tranHexLength = digits;
+    }
     c.blanksKeywordBlanks(OQID);
     at = c.pos;
     digits = c.hexDigits(Oqid.MAX_BYTES, "an OQID");
@@ -251,7 +259,7 @@ public final class LtlParser {
       c.blanks();
     }
     c.keyword(AFTER);
-    return new LtlCommand.Insert(tran, oqid, table, snapshot, image());
+    return new LtlCommand.Insert(tran, oqid, table, snapshot, image(afterShape));
   }
 
   private LtlCommand update() throws LtlParseException {
@@ -260,10 +268,10 @@ public final class LtlParser {
     TableName table = table();
     c.blanks();
     c.keyword(BEFORE);
-    List<Column> before = image();
+    List<Column> before = image(beforeShape);
     c.blanks();
     c.keyword(AFTER);
-    return new LtlCommand.Update(tran, oqid, table, before, image());
+    return new LtlCommand.Update(tran, oqid, table, before, image(afterShape));
   }
 
   private LtlCommand delete() throws LtlParseException {
@@ -272,7 +280,7 @@ public final class LtlParser {
     TableName table = table();
     c.blanks();
     c.keyword(BEFORE);
-    return new LtlCommand.Delete(tran, oqid, table, image());
+    return new LtlCommand.Delete(tran, oqid, table, image(beforeShape));
   }
 
   private LtlCommand truncate() throws LtlParseException {
@@ -366,24 +374,54 @@ public final class LtlParser {
 
   // ---- tables and row images
 
+  /** The last table parsed; names come from the name cache, so identity tells a repeat. */
+  private TableName lastTable;
+
   private TableName table() throws LtlParseException {
     String schema = c.identifier("a table name schema.table");
     c.expect('.');
-    String name = c.identifier("a table name after '" + schema + ".'");
-    return new TableName(schema, name);
+    String name = c.identifier("a table name after the schema and '.'");
+    TableName last = lastTable;
+    if (last != null && last.schema() == schema && last.table() == name) {
+      return last;
+    }
+    lastTable = new TableName(schema, name);
+    return lastTable;
   }
 
+  /**
+   * The column names of the last before (or after) image, already found distinct. Rows of one table
+   * repeat them, so the parser first tries the predicted name at each position (a byte comparison)
+   * and only looks a name up when the prediction misses.
+   */
+  private static final class ImageShape {
+    String[] names = new String[0];
+    boolean[] bare = new boolean[0];
+  }
+
+  private final ImageShape beforeShape = new ImageShape();
+  private final ImageShape afterShape = new ImageShape();
+
   /** {@code (name=value, ...)} preceded by blanks; at least one column. */
-  private List<Column> image() throws LtlParseException {
+  private List<Column> image(ImageShape shape) throws LtlParseException {
     c.blanks();
     c.expect('(');
     c.skipBlanks();
+    String[] predicted = shape.names;
+    boolean[] bare = shape.bare;
+    boolean asPredicted = true;
     int n = 0;
     while (true) {
       if (n == MAX_COLUMNS) {
         throw c.error("at most " + MAX_COLUMNS + " columns in a row image");
       }
-      String name = c.identifier("a column name");
+      String name;
+      if (n < predicted.length && bare[n] && c.tryBareName(predicted[n])) {
+        name = predicted[n];
+      } else {
+        name = c.identifier("a column name");
+        asPredicted = false;
+      }
       c.skipBlanks();
       c.expect('=');
       c.skipBlanks();
@@ -402,13 +440,27 @@ public final class LtlParser {
       throw c.error("',' or ')' after a column");
     }
     c.pos++;
-    requireDistinctNames(n);
+    if (!asPredicted || n != predicted.length) {
+      checkDistinctNames(n);
+      remember(shape, n);
+    }
     List<Column> image = List.of(Arrays.copyOf(columns, n));
     Arrays.fill(columns, 0, n, null);
     return image;
   }
 
-  private void requireDistinctNames(int n) throws LtlParseException {
+  private void remember(ImageShape shape, int n) {
+    String[] names = new String[n];
+    boolean[] bare = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = columns[i].name();
+      bare[i] = Cursor.isBareIdentifier(names[i]);
+    }
+    shape.names = names;
+    shape.bare = bare;
+  }
+
+  private void checkDistinctNames(int n) throws LtlParseException {
     if (n <= 32) {
       for (int i = 1; i < n; i++) {
         for (int j = 0; j < i; j++) {

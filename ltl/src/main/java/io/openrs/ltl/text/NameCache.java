@@ -25,14 +25,13 @@ final class NameCache {
     mask = slots - 1;
   }
 
-  /** The ASCII identifier in {@code buf[off, off+len)}. */
-  String name(byte[] buf, int off, int len) {
+  /**
+   * The ASCII identifier in {@code buf[off, off+len)}, whose hash the caller computed while
+   * scanning it ({@code h = 31 * h + b}, starting from 1).
+   */
+  String name(byte[] buf, int off, int len, int h) {
     if (len > MAX_CACHED_LENGTH) {
       return new String(buf, off, len, StandardCharsets.ISO_8859_1);
-    }
-    int h = 1;
-    for (int i = off; i < off + len; i++) {
-      h = 31 * h + buf[i];
     }
     int slot = (h ^ (h >>> 16)) & mask;
     byte[] key = keys[slot];
