@@ -101,7 +101,7 @@ public final class PackedDecoder {
       }
       int kind = u8();
       long bodyLength = varLong();
-      if (bodyLength > MAX_BODY_BYTES || bodyLength > limit - pos) {
+      if (bodyLength < 0 || bodyLength > MAX_BODY_BYTES || bodyLength > limit - pos) {
         throw error(
             pos, "body length " + bodyLength + " exceeds the " + (limit - pos) + " bytes left");
       }
@@ -246,6 +246,10 @@ public final class PackedDecoder {
     return f;
   }
 
+  /**
+   * An unsigned LEB128 value of up to 64 bits; callers that use it as a length or count treat a
+   * negative result (a value of 2^63 or more) as out of range.
+   */
   private long varLong() throws PackedFormatException {
     int at = pos;
     long v = 0;
@@ -273,7 +277,7 @@ public final class PackedDecoder {
   private int smallInt(String what) throws PackedFormatException {
     int at = pos;
     long v = varLong();
-    if (v > Integer.MAX_VALUE) {
+    if (v < 0 || v > Integer.MAX_VALUE) {
       throw error(at, what + " " + v + " out of range");
     }
     return (int) v;
@@ -283,7 +287,7 @@ public final class PackedDecoder {
   private int count(int minBytesEach) throws PackedFormatException {
     int at = pos;
     long n = varLong();
-    if (n * minBytesEach > end - pos) {
+    if (n < 0 || n > (end - pos) / minBytesEach) {
       throw error(at, "count " + n + " cannot fit in the " + (end - pos) + " bytes left");
     }
     return (int) n;
@@ -292,7 +296,7 @@ public final class PackedDecoder {
   private byte[] bytes(int max, String what) throws PackedFormatException {
     int at = pos;
     long n = varLong();
-    if (n > max || n > end - pos) {
+    if (n < 0 || n > max || n > end - pos) {
       throw error(at, what + " length " + n + " exceeds " + Math.min(max, end - pos) + " bytes");
     }
     byte[] out = Arrays.copyOfRange(buf, pos, pos + (int) n);
@@ -303,7 +307,7 @@ public final class PackedDecoder {
   private String string() throws PackedFormatException {
     int at = pos;
     long n = varLong();
-    if (n > end - pos) {
+    if (n < 0 || n > end - pos) {
       throw error(at, "string length " + n + " exceeds the " + (end - pos) + " bytes left");
     }
     int len = (int) n;
@@ -342,7 +346,7 @@ public final class PackedDecoder {
   private Instant instant() throws PackedFormatException {
     long seconds = zigZag();
     long micros = varLong();
-    if (micros >= 1_000_000) {
+    if (micros < 0 || micros >= 1_000_000) {
       throw error(pos, "microseconds " + micros + " >= 1 second");
     }
     return Instant.ofEpochSecond(seconds, micros * 1000);
@@ -431,7 +435,7 @@ public final class PackedDecoder {
   private LocalTime microsOfDay() throws PackedFormatException {
     int at = pos;
     long micros = varLong();
-    if (micros >= MICROS_PER_DAY) {
+    if (micros < 0 || micros >= MICROS_PER_DAY) {
       throw error(at, "microseconds of day " + micros + " >= one day");
     }
     return LocalTime.ofNanoOfDay(micros * 1000);
