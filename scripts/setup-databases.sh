@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # setup-databases.sh -- prepare the local PostgreSQL and MariaDB servers for
-# OpenRS: log-based change capture with Debezium 3.4 (PostgreSQL "pgoutput"
+# OpenRS: log-based change capture with Debezium 3.5 (PostgreSQL "pgoutput"
 # logical decoding, MariaDB binlog connector) and the project's tests.
 #
 # The script is idempotent: every step first checks the current state and only
