@@ -1,0 +1,374 @@
+package io.openrs.queue.file;
+
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.openrs.queue.QueueException;
+import io.openrs.queue.QueueId;
+import io.openrs.queue.QueueInfo;
+import io.openrs.queue.QueueSettings;
+import io.openrs.queue.StableQueue;
+import io.openrs.queue.WriteFlush;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stable device manager of the file engine: the partitions (directories with a space limit,
+ * holding segment files of many queues), the queues' metadata in a state directory, and the open
+ * queues. The server creates one at start with the partitions recorded in its RSSD, then opens its
+ * queues.
+ *
+ * <p>Thread-safe. Space accounting is guarded by one lock; a writer that finds every partition full
+ * waits on its condition, which is signalled whenever space may have appeared (a segment freed, a
+ * partition added, a reader confirmation, a shutdown).
+ */
+public final class FileQueueManager implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FileQueueManager.class);
+
+  private final Path stateDirectory;
+  private final MeterRegistry registry;
+  private final Clock clock;
+  private final Map<QueueId, FileStableQueue> open = new ConcurrentHashMap<>();
+
+  private final ReentrantLock spaceLock = new ReentrantLock();
+  private final Condition spaceChanged = spaceLock.newCondition();
+  private final Map<String, Partition> partitions = new LinkedHashMap<>();
+  private long spaceEpoch;
+
+  private FileQueueManager(Path stateDirectory, MeterRegistry registry, Clock clock) {
+    this.stateDirectory = stateDirectory;
+    this.registry = registry;
+    this.clock = clock;
+  }
+
+  /**
+   * Opens the manager: creates missing directories, resolves what a crash left behind ({@code
+   * .tmp}, half-dropped queues), and counts the space existing segments hold.
+   *
+   * @param stateDirectory where queue metadata lives
+   * @param partitions the partitions, in allocation order
+   * @param registry where queues register their counters
+   * @param clock time source for counted durations ({@code Clock.SYSTEM} in production)
+   */
+  public static FileQueueManager open(
+      Path stateDirectory, List<PartitionSpec> partitions, MeterRegistry registry, Clock clock)
+      throws IOException {
+    Files.createDirectories(stateDirectory);
+    FileQueueManager m = new FileQueueManager(stateDirectory, registry, clock);
+    for (PartitionSpec spec : partitions) {
+      Files.createDirectories(spec.directory());
+      if (m.partitions.putIfAbsent(spec.name(), new Partition(spec)) != null) {
+        throw new IllegalArgumentException("partition " + spec.name() + " listed twice");
+      }
+    }
+    SegmentFiles.resolveLeftovers(
+        stateDirectory, partitions.stream().map(PartitionSpec::directory).toList());
+    for (QueueId q : m.queueIds()) {
+      Optional<QueueMetadata> meta = new MetadataStore(stateDirectory, q).load();
+      if (meta.isPresent()) {
+        m.recount(q, m.locateSegments(q).values(), meta.get().segmentSizeBytes());
+      }
+    }
+    return m;
+  }
+
+  // ---- partitions --------------------------------------------------------------------------
+
+  /** {@code create partition}: adds a partition; writers waiting for space resume. */
+  public void addPartition(PartitionSpec spec) throws IOException {
+    Files.createDirectories(spec.directory());
+    spaceLock.lock();
+    try {
+      if (partitions.containsKey(spec.name())) {
+        throw new IllegalArgumentException("partition " + spec.name() + " already exists");
+      }
+      partitions.put(spec.name(), new Partition(spec));
+      spaceEpoch++;
+      spaceChanged.signalAll();
+    } finally {
+      spaceLock.unlock();
+    }
+    LOG.info("added partition {} ({}, {} bytes)", spec.name(), spec.directory(), spec.limitBytes());
+  }
+
+  /**
+   * {@code drop partition}: no new segments go there; it is removed now if empty, else when its
+   * last segment is freed. Returns true if it was removed now.
+   */
+  public boolean dropPartition(String name) {
+    spaceLock.lock();
+    try {
+      Partition p = partitions.get(name);
+      if (p == null) {
+        throw new IllegalArgumentException("no partition " + name);
+      }
+      p.markDropPending();
+      if (p.usedBytes() == 0) {
+        partitions.remove(name);
+        LOG.info("dropped partition {}", name);
+        return true;
+      }
+      LOG.info("partition {} will be dropped when its segments are freed ({})", name, p);
+      return false;
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  /** The partitions and what they hold ({@code admin disk_space}). */
+  public List<PartitionInfo> partitions() {
+    spaceLock.lock();
+    try {
+      return partitions.values().stream().map(Partition::info).toList();
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  String describePartitions() {
+    spaceLock.lock();
+    try {
+      return partitions.values().stream()
+          .map(Partition::toString)
+          .collect(Collectors.joining(", ", "partitions: ", ""));
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  Optional<Partition> tryReserve(QueueId queue, long bytes) {
+    spaceLock.lock();
+    try {
+      for (Partition p : partitions.values()) {
+        if (p.fits(bytes)) {
+          p.add(queue, bytes);
+          return Optional.of(p);
+        }
+      }
+      return Optional.empty();
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  void release(Partition p, QueueId queue, long bytes) {
+    spaceLock.lock();
+    try {
+      p.add(queue, -bytes);
+      if (p.dropPending() && p.usedBytes() == 0 && partitions.remove(p.name()) != null) {
+        LOG.info("dropped partition {}", p.name());
+      }
+      spaceEpoch++;
+      spaceChanged.signalAll();
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  /** Sets what {@code queue} holds in each partition from its segment files. */
+  void recount(QueueId queue, Collection<SegmentSlot> slots, long segmentSizeBytes) {
+    spaceLock.lock();
+    try {
+      Map<Partition, Long> bytes = new LinkedHashMap<>();
+      for (SegmentSlot s : slots) {
+        bytes.merge(s.partition(), segmentSizeBytes, Long::sum);
+      }
+      for (Partition p : partitions.values()) {
+        p.set(queue, bytes.getOrDefault(p, 0L));
+      }
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  long spaceEpoch() {
+    spaceLock.lock();
+    try {
+      return spaceEpoch;
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  /** Waits until the space epoch moves past {@code epoch} or {@code stop} holds. */
+  void awaitSpaceChange(long epoch, BooleanSupplier stop) throws InterruptedException {
+    spaceLock.lockInterruptibly();
+    try {
+      while (spaceEpoch == epoch && !stop.getAsBoolean()) {
+        spaceChanged.await();
+      }
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  void signalSpaceWaiters() {
+    spaceLock.lock();
+    try {
+      spaceEpoch++;
+      spaceChanged.signalAll();
+    } finally {
+      spaceLock.unlock();
+    }
+  }
+
+  /** Every segment file of {@code queue} in every partition, by segment number. */
+  TreeMap<Long, SegmentSlot> locateSegments(QueueId queue) {
+    List<Partition> ps;
+    spaceLock.lock();
+    try {
+      ps = new ArrayList<>(partitions.values());
+    } finally {
+      spaceLock.unlock();
+    }
+    TreeMap<Long, SegmentSlot> found = new TreeMap<>();
+    for (Partition p : ps) {
+      try (DirectoryStream<Path> files =
+          Files.newDirectoryStream(
+              p.directory(),
+              SegmentFiles.queuePrefix(queue) + "-*" + SegmentFiles.SEGMENT_SUFFIX)) {
+        for (Path f : files) {
+          Optional<SegmentFiles.SegmentName> n =
+              SegmentFiles.parseSegment(f.getFileName().toString());
+          if (n.isPresent() && n.get().queue().equals(queue)) {
+            SegmentSlot previous =
+                found.put(n.get().segment(), new SegmentSlot(n.get().segment(), p, f));
+            if (previous != null) {
+              throw new QueueException(
+                  queue,
+                  "segment " + n.get().segment() + " exists twice: " + previous.file() + ", " + f,
+                  null);
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list partition " + p, e);
+      }
+    }
+    return found;
+  }
+
+  // ---- queues ------------------------------------------------------------------------------
+
+  /** Creates a queue; fails if it exists. */
+  public StableQueue createQueue(QueueId id, QueueSettings settings) {
+    checkSettings(settings);
+    return register(FileStableQueue.create(this, id, settings, clock));
+  }
+
+  /** Opens an existing queue, recovering it. */
+  public StableQueue openQueue(QueueId id, QueueSettings settings) {
+    checkSettings(settings);
+    return register(FileStableQueue.open(this, id, settings, clock));
+  }
+
+  /** Opens the queue if it exists, else creates it. */
+  public StableQueue openOrCreateQueue(QueueId id, QueueSettings settings) {
+    return queueIds().contains(id) ? openQueue(id, settings) : createQueue(id, settings);
+  }
+
+  private StableQueue register(FileStableQueue q) {
+    if (open.putIfAbsent(q.id(), q) != null) {
+      q.close();
+      throw new IllegalStateException("queue " + q.id() + " is already open");
+    }
+    return q;
+  }
+
+  private void checkSettings(QueueSettings settings) {
+    if (settings.writeFlush() == WriteFlush.DIO) {
+      List<PartitionInfo> ps = partitions();
+      for (PartitionInfo p : ps) {
+        DirectIo.check(p.directory(), settings.blockSizeBytes());
+      }
+    }
+  }
+
+  void forget(FileStableQueue q) {
+    open.remove(q.id(), q);
+  }
+
+  /** The open queue, if any. */
+  public Optional<StableQueue> queue(QueueId id) {
+    return Optional.ofNullable(open.get(id));
+  }
+
+  /** Every queue that exists (has metadata), open or not. */
+  public Set<QueueId> queueIds() {
+    Set<QueueId> ids = new TreeSet<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(stateDirectory)) {
+      for (Path f : files) {
+        SegmentFiles.parseMetadata(f.getFileName().toString()).ifPresent(ids::add);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + stateDirectory, e);
+    }
+    return ids;
+  }
+
+  /** {@code admin who, sqm} for every open queue. */
+  public List<QueueInfo> queueInfos() {
+    return open.values().stream()
+        .map(FileStableQueue::info)
+        .sorted((a, b) -> a.queue().compareTo(b.queue()))
+        .toList();
+  }
+
+  /**
+   * Drops a queue and all its data: closes it if open, renames its metadata {@code .deleted},
+   * deletes its segments, then the metadata (a crash in between is finished at the next start).
+   */
+  public void dropQueue(QueueId id) throws IOException {
+    FileStableQueue q = open.get(id);
+    if (q != null) {
+      q.close();
+    }
+    MetadataStore store = new MetadataStore(stateDirectory, id);
+    if (!store.exists()) {
+      throw new IllegalArgumentException("queue " + id + " does not exist");
+    }
+    store.markDeleted();
+    for (SegmentSlot s : locateSegments(id).values()) {
+      Files.deleteIfExists(s.file());
+    }
+    recount(id, List.of(), 0);
+    store.deleteMarked();
+    signalSpaceWaiters();
+    LOG.info("dropped queue {}", id);
+  }
+
+  Path stateDirectory() {
+    return stateDirectory;
+  }
+
+  MeterRegistry registry() {
+    return registry;
+  }
+
+  /** Closes every open queue. */
+  @Override
+  public void close() {
+    for (FileStableQueue q : new ArrayList<>(open.values())) {
+      q.close();
+    }
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The file engine of the stable queue: segment files in partitions, the block format, the writer
+ * thread (SQM), readers with a cache of recent blocks (SQMR), truncation, crash recovery and the
+ * dump tool.
+ *
+ * <p>Owns: {@link io.openrs.queue.file.FileQueueManager} (partitions, queue lifecycle, space) and
+ * everything behind it; only the manager, {@link io.openrs.queue.file.PartitionSpec}, {@link
+ * io.openrs.queue.file.PartitionInfo} and the dump tool {@link io.openrs.queue.file.SegmentDump}
+ * are public. Queues are handed out as {@link io.openrs.queue.StableQueue}.
+ *
+ * <p>Threads: one writer thread per queue ({@code rs-sqm-writer-<queue>}) owns the segment files it
+ * writes and every field of {@code SqmWriter}; producers reach it only through the queue's bounded
+ * hand-off. Each reader belongs to one consumer thread. Admin calls may come from any thread.
+ * Shared state is published through volatile fields and locks documented on each class.
+ *
+ * <p>Must not: import {@code io.openrs.ltl}, {@code java.sql}, {@code io.netty} or any server
+ * module ({@code io.openrs.dsi}, {@code io.openrs.repserver}). Enforced by {@code
+ * ModuleBoundariesTest}.
+ */
+package io.openrs.queue.file;

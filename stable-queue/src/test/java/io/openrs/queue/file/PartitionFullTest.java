@@ -1,0 +1,136 @@
+package io.openrs.queue.file;
+
+import static io.openrs.queue.file.QueueFixture.Q;
+import static io.openrs.queue.file.QueueFixture.SMALL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.MockClock;
+import io.openrs.queue.QueueMessage;
+import io.openrs.queue.QueuePosition;
+import io.openrs.queue.QueueReader;
+import io.openrs.queue.StableQueue;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+class PartitionFullTest {
+
+  @TempDir Path dir;
+  ListAppender<ILoggingEvent> log = new ListAppender<>();
+  Logger writerLog = (Logger) LoggerFactory.getLogger(SqmWriter.class);
+
+  @AfterEach
+  void detach() {
+    writerLog.detachAppender(log);
+  }
+
+  /** Spins (no sleep) until {@code condition} holds; fails after 20 s. */
+  static void awaitTrue(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
+  @Test
+  void aProducerWaitsOnAFullPartitionUntilAReaderFreesASegment() throws Exception {
+    log.start();
+    writerLog.addAppender(log);
+    writerLog.setLevel(Level.INFO);
+    MockClock clock = new MockClock();
+    try (QueueFixture fx = new QueueFixture(dir, 2L * 1024 * 1024, clock)) {
+      StableQueue q = fx.manager.createQueue(Q, SMALL.withWriteRequestLimitBytes(64 * 1024));
+      QueueReader reader = q.openReader("DSI");
+      int count = 250; // 10 KB each: needs three 1 MiB segments, the partition holds two
+      CompletableFuture<QueuePosition> lastAck = new CompletableFuture<>();
+      Thread producer =
+          new Thread(
+              () -> {
+                try {
+                  CompletableFuture<QueuePosition> last = null;
+                  for (int i = 0; i < count; i++) {
+                    last = q.append(Messages.make(i, 10_000));
+                  }
+                  last.whenComplete(
+                      (p, e) -> {
+                        if (e != null) {
+                          lastAck.completeExceptionally(e);
+                        } else {
+                          lastAck.complete(p);
+                        }
+                      });
+                } catch (Throwable e) {
+                  lastAck.completeExceptionally(e);
+                }
+              },
+              "producer");
+      producer.start();
+
+      awaitTrue("the writer to wait for a segment", () -> q.info().waitingForSegment());
+      assertThat(lastAck).isNotDone();
+      assertThat(q.info().segmentsActive()).isEqualTo(2);
+      clock.add(Duration.ofSeconds(5));
+
+      // The reader catches up and confirms; the writer frees segment 0 and resumes by itself.
+      int read = 0;
+      while (read < count) {
+        List<QueueMessage> got = Messages.read(reader, 1);
+        reader.confirm(got.get(0).position());
+        assertThat(Messages.verify(got.get(0).payload())).isEqualTo(read);
+        read++;
+      }
+      assertThat(lastAck.get(20, TimeUnit.SECONDS)).isNotNull();
+      producer.join();
+
+      FunctionTimer wait =
+          fx.registry.get("SQMWaitSegTime").tag("instance", Q.toString()).functionTimer();
+      assertThat(wait.count()).isEqualTo(1);
+      assertThat(wait.totalTime(TimeUnit.SECONDS)).isEqualTo(5.0);
+      assertThat(q.info().waitingForSegment()).isFalse();
+      List<ILoggingEvent> warnings =
+          log.list.stream().filter(e -> e.getLevel() == Level.WARN).toList();
+      assertThat(warnings).hasSize(1);
+      assertThat(warnings.get(0).getFormattedMessage())
+          .contains("queue 101:1")
+          .contains("p1 (")
+          .contains("Administrative action is needed");
+      reader.close();
+    }
+  }
+
+  @Test
+  void addingAPartitionReleasesAWaitingWriter() throws Exception {
+    try (QueueFixture fx =
+        new QueueFixture(dir, 1024L * 1024, io.micrometer.core.instrument.Clock.SYSTEM)) {
+      // The whole batch fits the write buffer, so this thread never blocks in append.
+      StableQueue q = fx.manager.createQueue(Q, SMALL.withWriteRequestLimitBytes(4L * 1024 * 1024));
+      q.openReader("DSI").close();
+      CompletableFuture<QueuePosition> f = null;
+      for (int i = 0; i < 150; i++) { // 1.5 MB into a 1 MiB partition
+        f = q.append(Messages.make(i, 10_000));
+      }
+      awaitTrue("the writer to wait for a segment", () -> q.info().waitingForSegment());
+      fx.manager.addPartition(new PartitionSpec("p2", dir.resolve("p2"), 8L * 1024 * 1024));
+      assertThat(f.get(20, TimeUnit.SECONDS)).isNotNull();
+      assertThat(fx.manager.partitions())
+          .extracting(PartitionInfo::usedBytes)
+          .containsExactly(1024L * 1024, 1024L * 1024);
+    }
+  }
+}
