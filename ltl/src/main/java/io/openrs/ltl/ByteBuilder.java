@@ -1,6 +1,5 @@
 package io.openrs.ltl;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -26,14 +25,6 @@ public final class ByteBuilder {
   /** Forgets the content, keeps the capacity. */
   public void reset() {
     size = 0;
-  }
-
-  /** Cuts the content back to {@code newSize} bytes. */
-  public void truncate(int newSize) {
-    if (newSize < 0 || newSize > size) {
-      throw new IllegalArgumentException("cannot truncate " + size + " bytes to " + newSize);
-    }
-    size = newSize;
   }
 
   /** The backing array; valid up to {@link #size()} until the next append. */
@@ -105,11 +96,6 @@ public final class ByteBuilder {
     return this;
   }
 
-  /** Appends {@code s} as UTF-8. */
-  public ByteBuilder appendUtf8(String s) {
-    return append(s.getBytes(StandardCharsets.UTF_8));
-  }
-
   public ByteBuilder appendIntBigEndian(int v) {
     ensureSpare(4);
     buf[size] = (byte) (v >>> 24);
@@ -139,13 +125,5 @@ public final class ByteBuilder {
   /** Zig-zag then unsigned LEB128, for signed values near zero. */
   public ByteBuilder appendZigZag(long v) {
     return appendVarLong((v << 1) ^ (v >> 63));
-  }
-
-  /** Overwrites one byte at {@code index} (for back-patching). */
-  public void set(int index, byte b) {
-    if (index < 0 || index >= size) {
-      throw new IndexOutOfBoundsException("index " + index + " outside 0.." + size);
-    }
-    buf[index] = b;
   }
 }

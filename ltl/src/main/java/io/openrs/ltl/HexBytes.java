@@ -93,11 +93,16 @@ public final class HexBytes {
     return DIGIT_VALUE[b & 0xff];
   }
 
-  static byte[] copyChecked(byte[] bytes, String what, int maxLength) {
+  /** {@code bytes} itself when it holds 1..maxLength bytes. */
+  static byte[] checkLength(byte[] bytes, String what, int maxLength) {
     if (bytes.length == 0 || bytes.length > maxLength) {
       throw new IllegalArgumentException(
           what + " must be 1.." + maxLength + " bytes, got " + bytes.length);
     }
-    return Arrays.copyOf(bytes, bytes.length);
+    return bytes;
+  }
+
+  static byte[] copyChecked(byte[] bytes, String what, int maxLength) {
+    return Arrays.copyOf(checkLength(bytes, what, maxLength), bytes.length);
   }
 }

@@ -45,12 +45,8 @@ public final class Oqid implements Comparable<Oqid> {
    * already hold the text as bytes).
    */
   public static Oqid ofHex(byte[] ascii, int offset, int digits) {
-    byte[] bytes = HexBytes.decode(ascii, offset, digits);
-    if (bytes.length == 0 || bytes.length > MAX_BYTES) {
-      throw new IllegalArgumentException(
-          "an OQID must be 1.." + MAX_BYTES + " bytes, got " + bytes.length);
-    }
-    return new Oqid(bytes);
+    return new Oqid(
+        HexBytes.checkLength(HexBytes.decode(ascii, offset, digits), "an OQID", MAX_BYTES));
   }
 
   TranId toTranId() {

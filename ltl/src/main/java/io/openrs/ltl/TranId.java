@@ -35,12 +35,9 @@ public final class TranId {
 
   /** Decodes {@code digits} hex digits of {@code ascii} starting at {@code offset}. */
   public static TranId ofHex(byte[] ascii, int offset, int digits) {
-    byte[] bytes = HexBytes.decode(ascii, offset, digits);
-    if (bytes.length == 0 || bytes.length > MAX_BYTES) {
-      throw new IllegalArgumentException(
-          "a transaction id must be 1.." + MAX_BYTES + " bytes, got " + bytes.length);
-    }
-    return new TranId(bytes);
+    return new TranId(
+        HexBytes.checkLength(
+            HexBytes.decode(ascii, offset, digits), "a transaction id", MAX_BYTES));
   }
 
   static TranId wrap(byte[] bytes) {

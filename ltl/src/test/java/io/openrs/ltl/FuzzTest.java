@@ -147,14 +147,16 @@ class FuzzTest {
     return b;
   }
 
-  private static final byte[] INTERESTING =
-      " \t\n\r'\"\\().,=-+0123456789abcdefxEZTn:_$\u007f".getBytes(StandardCharsets.ISO_8859_1);
+  /** Bytes that sit on grammar and UTF-8 boundaries: separators, escapes, lead bytes, NUL. */
+  private static final byte[] INTERESTING = interesting();
 
-  static {
-    byte[] extra = {0, (byte) 0x80, (byte) 0xc0, (byte) 0xe0, (byte) 0xf0, (byte) 0xff, 0x7f, 1};
-    byte[] all = java.util.Arrays.copyOf(INTERESTING, INTERESTING.length + extra.length);
-    System.arraycopy(extra, 0, all, INTERESTING.length, extra.length);
-    System.arraycopy(all, 0, INTERESTING, 0, INTERESTING.length);
+  private static byte[] interesting() {
+    byte[] ascii =
+        " \t\n\r'\"\\().,=-+0123456789abcdefxEZTn:_$".getBytes(StandardCharsets.ISO_8859_1);
+    byte[] other = {0, 1, 0x7f, (byte) 0x80, (byte) 0xc0, (byte) 0xe0, (byte) 0xf0, (byte) 0xff};
+    byte[] all = java.util.Arrays.copyOf(ascii, ascii.length + other.length);
+    System.arraycopy(other, 0, all, ascii.length, other.length);
+    return all;
   }
 
   private static byte[] insert(byte[] b, int at, byte[] what) {

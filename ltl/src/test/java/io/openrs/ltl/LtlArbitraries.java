@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -310,10 +309,5 @@ public final class LtlArbitraries {
             unicodeText(),
             unicodeText().optional())
         .as((s, d, min, extra, u, p, a) -> new LtlCommand.Connect(s, d, min, min + extra, u, p, a));
-  }
-
-  /** Shortcut for tests: an optional of a value. */
-  static <T> Optional<T> opt(T t) {
-    return Optional.ofNullable(t);
   }
 }

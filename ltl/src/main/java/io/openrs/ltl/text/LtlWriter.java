@@ -14,7 +14,6 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Writes commands as LTL text, one line each (ending in {@code \n}), in the canonical form the
@@ -230,7 +229,7 @@ public final class LtlWriter {
       time(v.value().toLocalTime(), out);
       offset(v.value().getOffset(), out);
     } else if (value instanceof Value.Uuid v) {
-      out.appendAscii("uuid ").appendAscii(uuid(v.value()));
+      out.appendAscii("uuid ").appendAscii(v.value().toString());
     } else if (value instanceof Value.Json v) {
       out.appendAscii("json ");
       quoted(v.value(), '\'', out);
@@ -253,10 +252,6 @@ public final class LtlWriter {
     }
     long exponent = -(long) scale;
     return d.unscaledValue().toString() + (exponent >= 0 ? "E+" : "E") + exponent;
-  }
-
-  private static String uuid(UUID u) {
-    return u.toString();
   }
 
   private static void date(LocalDate d, ByteBuilder out) {
