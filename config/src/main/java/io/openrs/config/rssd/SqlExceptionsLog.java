@@ -1,0 +1,197 @@
+package io.openrs.config.rssd;
+
+import static io.openrs.config.rssd.SystemTable.RS_EXCEPTSHDR;
+
+import io.openrs.config.rssd.RssdException.Reason;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@link ExceptionsLog} on {@code rs_exceptshdr} (one row per transaction) and {@code
+ * rs_exceptscmd} (its command text; one row today, several rows read back in {@code seq} order).
+ */
+final class SqlExceptionsLog implements ExceptionsLog {
+  private static final String SELECT =
+      "select h.sys_trans_id, h.orig_conn_id, h.error_conn_id, h.origin_qid, h.tran_id,"
+          + " h.ds_errmsg, h.log_time, c.cmd_text"
+          + " from rs_exceptshdr h left join rs_exceptscmd c on c.sys_trans_id = h.sys_trans_id";
+
+  private final Jdbc jdbc;
+  private final Clock clock;
+
+  SqlExceptionsLog(Jdbc jdbc, Clock clock) {
+    this.jdbc = jdbc;
+    this.clock = clock;
+  }
+
+  @Override
+  public long add(
+      int originConnectionId,
+      int replicateConnectionId,
+      byte[] originOqid,
+      String tranId,
+      String error,
+      String commandText) {
+    Objects.requireNonNull(originOqid, "originOqid");
+    Objects.requireNonNull(tranId, "tranId");
+    Objects.requireNonNull(error, "error");
+    Objects.requireNonNull(commandText, "commandText");
+    return jdbc.write(
+        RS_EXCEPTSHDR,
+        "transaction " + tranId,
+        null,
+        c -> {
+          long id;
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "insert into rs_exceptshdr (orig_conn_id, error_conn_id, origin_qid, tran_id,"
+                      + " ds_errmsg, log_time) values (?, ?, ?, ?, ?, ?)",
+                  new String[] {"sys_trans_id"})) {
+            ps.setInt(1, originConnectionId);
+            ps.setInt(2, replicateConnectionId);
+            ps.setBytes(3, originOqid);
+            ps.setString(4, tranId);
+            ps.setString(5, error);
+            Jdbc.setInstant(ps, 6, clock.instant());
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+              keys.next();
+              id = keys.getLong(1);
+            }
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "insert into rs_exceptscmd (sys_trans_id, seq, cmd_text) values (?, 1, ?)")) {
+            ps.setLong(1, id);
+            ps.setString(2, commandText);
+            ps.executeUpdate();
+          }
+          return id;
+        });
+  }
+
+  @Override
+  public List<ExceptionEntry> list(int replicateConnectionId, int limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("limit must not be negative: " + limit);
+    }
+    return jdbc.read(
+        RS_EXCEPTSHDR,
+        "connection " + replicateConnectionId,
+        c ->
+            load(
+                c,
+                " where h.sys_trans_id in (select sys_trans_id from rs_exceptshdr"
+                    + " where error_conn_id = ? order by sys_trans_id fetch first ? rows only)"
+                    + " order by h.sys_trans_id, c.seq",
+                limit,
+                replicateConnectionId,
+                limit));
+  }
+
+  @Override
+  public Optional<ExceptionEntry> find(long id) {
+    return jdbc
+        .read(
+            RS_EXCEPTSHDR,
+            "id " + id,
+            c -> load(c, " where h.sys_trans_id = ? order by c.seq", 1, id))
+        .stream()
+        .findFirst();
+  }
+
+  /** Reads entries, joining the command rows of each, up to {@code limit} entries. */
+  private static List<ExceptionEntry> load(Connection c, String where, int limit, Object... params)
+      throws SQLException {
+    List<ExceptionEntry> entries = new ArrayList<>();
+    if (limit == 0) {
+      return List.of();
+    }
+    try (PreparedStatement ps = c.prepareStatement(SELECT + where)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setObject(i + 1, params[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        long currentId = 0;
+        EntryRows current = null;
+        while (rs.next()) {
+          long id = rs.getLong("sys_trans_id");
+          if (current == null || id != currentId) {
+            if (current != null) {
+              entries.add(current.toEntry());
+            }
+            if (entries.size() == limit) {
+              return List.copyOf(entries);
+            }
+            currentId = id;
+            current = new EntryRows(rs);
+          }
+          String text = rs.getString("cmd_text");
+          if (text != null) {
+            current.text.append(text);
+          }
+        }
+        if (current != null && entries.size() < limit) {
+          entries.add(current.toEntry());
+        }
+      }
+    }
+    return List.copyOf(entries);
+  }
+
+  /** One entry's rows while they are read. */
+  private static final class EntryRows {
+    final long id;
+    final int origin;
+    final int replicate;
+    final byte[] oqid;
+    final String tranId;
+    final String error;
+    final java.time.Instant logged;
+    final StringBuilder text = new StringBuilder();
+
+    EntryRows(ResultSet rs) throws SQLException {
+      id = rs.getLong("sys_trans_id");
+      origin = rs.getInt("orig_conn_id");
+      replicate = rs.getInt("error_conn_id");
+      oqid = rs.getBytes("origin_qid");
+      tranId = rs.getString("tran_id");
+      error = rs.getString("ds_errmsg");
+      logged = Jdbc.getInstant(rs, "log_time");
+    }
+
+    ExceptionEntry toEntry() {
+      return new ExceptionEntry(
+          id, origin, replicate, oqid, tranId, error, text.toString(), logged);
+    }
+  }
+
+  @Override
+  public void delete(long id) {
+    jdbc.write(
+        RS_EXCEPTSHDR,
+        "id " + id,
+        null,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("delete from rs_exceptshdr where sys_trans_id = ?")) {
+            ps.setLong(1, id);
+            if (ps.executeUpdate() == 0) {
+              throw new RssdException(
+                  Reason.NOT_FOUND,
+                  RS_EXCEPTSHDR.sqlName(),
+                  "id " + id,
+                  "no logged transaction with id " + id);
+            }
+          }
+          return null;
+        });
+  }
+}

@@ -1,0 +1,69 @@
+package io.openrs.wire;
+
+import java.util.OptionalInt;
+
+/**
+ * Versions and limits of the LTL wire protocol (the frame layout is drawn in {@link FrameCodec};
+ * the rules are in {@code docs/formats/ltl-wire.md}).
+ *
+ * <p>The protocol version is negotiated once per connection: the agent offers a range in its {@link
+ * Frame.Hello} ({@code connect ... versions <min>-<max>}), the server answers in {@link
+ * Frame.Welcome} with the highest version in that range it speaks ({@link #negotiate}), or with
+ * {@link ErrorCode#UNSUPPORTED_VERSION} naming its own range. The frame header itself never changes
+ * between versions, so every version can at least send an {@link Frame.Error}.
+ */
+public final class WireProtocol {
+  private WireProtocol() {}
+
+  /** Version 1 (2026-11): Hello/Welcome handshake, pipelined batches, truncation, resume blobs. */
+  public static final int VERSION_1 = 1;
+
+  /** The version this code speaks best. */
+  public static final int VERSION = VERSION_1;
+
+  /** Oldest version this code speaks. */
+  public static final int MIN_VERSION = VERSION_1;
+
+  /** Newest version this code speaks. */
+  public static final int MAX_VERSION = VERSION_1;
+
+  /** Default bound on the length field of a frame (type byte + body): 16 MiB. */
+  public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
+
+  /** Smallest configurable maximum frame length: every control frame fits in it. */
+  public static final int MIN_MAX_FRAME_LENGTH = 1024;
+
+  /** Largest configurable maximum frame length: 1 GiB. */
+  public static final int MAX_MAX_FRAME_LENGTH = 1 << 30;
+
+  /** Longest resume blob in {@link Frame.Welcome} and {@link Frame.StoreResume}: 1 MiB. */
+  public static final int MAX_RESUME_BLOB_BYTES = 1024 * 1024;
+
+  /**
+   * The version a server speaking {@link #MIN_VERSION}..{@link #MAX_VERSION} answers to an agent
+   * offering {@code agentMin..agentMax}: the highest version both speak, or empty when they share
+   * none (the server then answers {@link ErrorCode#UNSUPPORTED_VERSION}).
+   */
+  public static OptionalInt negotiate(int agentMin, int agentMax) {
+    int high = Math.min(agentMax, MAX_VERSION);
+    return high >= Math.max(agentMin, MIN_VERSION) ? OptionalInt.of(high) : OptionalInt.empty();
+  }
+
+  /**
+   * Checks a configured maximum frame length.
+   *
+   * @throws IllegalArgumentException naming the value and the allowed range
+   */
+  public static int checkMaxFrameLength(int maxFrameLength) {
+    if (maxFrameLength < MIN_MAX_FRAME_LENGTH || maxFrameLength > MAX_MAX_FRAME_LENGTH) {
+      throw new IllegalArgumentException(
+          "maxFrameLength must be "
+              + MIN_MAX_FRAME_LENGTH
+              + ".."
+              + MAX_MAX_FRAME_LENGTH
+              + " bytes, got "
+              + maxFrameLength);
+    }
+    return maxFrameLength;
+  }
+}

@@ -1,0 +1,104 @@
+package io.openrs.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worked examples in docs/formats/ltl-wire.md are what the encoder writes, and the layout drawn
+ * there is the one drawn in {@link FrameCodec}.
+ */
+class WireFormatDocTest {
+  private static final Path DOC = Path.of("..", "docs", "formats", "ltl-wire.md");
+
+  static Map<String, Frame> examples() {
+    Map<String, Frame> m = new LinkedHashMap<>();
+    m.put(
+        "Hello",
+        Frame.Hello.of(
+            new LtlCommand.Connect("pg1", "sales", 1, 1, "ra", "pw", Optional.of("a1"))));
+    m.put(
+        "Welcome",
+        new Frame.Welcome(
+            1,
+            Optional.of(Oqid.parse("0x00000000016b3a400000002a")),
+            Samples.utf8("{\"lsn\":\"0/16B3A40\"}")));
+    m.put(
+        "Batch",
+        new Frame.Batch(
+            1,
+            Samples.utf8(
+                "commit tran 0x02f1 oqid 0x016b3a482d time 2026-11-21T10:15:30.125001Z\n")));
+    m.put("BatchAccepted", new Frame.BatchAccepted(1, 1));
+    m.put(
+        "BatchRejected",
+        new Frame.BatchRejected(
+            2, 1, 2, 38, Optional.of(Oqid.parse("0x016b3a482e")), "expected 'oqid', found 'oqdi'"));
+    m.put("GetTruncation", new Frame.GetTruncation(5));
+    m.put("Truncation", new Frame.Truncation(5, Optional.empty()));
+    m.put(
+        "StoreResume",
+        new Frame.StoreResume(Oqid.parse("0x016b3a482d"), Samples.utf8("{\"lsn\":\"0/16B3A48\"}")));
+    m.put("Error", new Frame.Error(ErrorCode.ORIGIN_BUSY, "held by a2"));
+    return m;
+  }
+
+  @Test
+  void everyWorkedExampleIsWhatTheEncoderWrites() throws Exception {
+    String doc = Files.readString(DOC);
+    Map<String, Frame> examples = examples();
+    assertThat(examples.values().stream().map(Frame::type).distinct()).hasSize(9);
+    for (Map.Entry<String, Frame> e : examples.entrySet()) {
+      String marker = "<!-- frame: " + e.getKey() + " -->";
+      assertThat(doc).contains(marker);
+      int open = doc.indexOf("```\n", doc.indexOf(marker)) + 4;
+      String block = doc.substring(open, doc.indexOf("```", open));
+      assertThat(HexFormat.of().formatHex(bytesOf(block)))
+          .as("example %s", e.getKey())
+          .isEqualTo(HexFormat.of().formatHex(Samples.encode(e.getValue())));
+    }
+  }
+
+  /** A line is quoted UTF-8 text, or hex digits up to two spaces followed by a description. */
+  private static byte[] bytesOf(String block) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    block
+        .lines()
+        .forEach(
+            line -> {
+              if (line.startsWith("\"")) {
+                out.writeBytes(Samples.utf8(line.substring(1, line.lastIndexOf('"'))));
+              } else {
+                int end = line.indexOf("  ");
+                out.writeBytes(HexFormat.of().parseHex(end < 0 ? line : line.substring(0, end)));
+              }
+            });
+    return out.toByteArray();
+  }
+
+  @Test
+  void theDocDrawsTheLayoutOfTheCodecClassComment() throws Exception {
+    String doc = Files.readString(DOC);
+    String source =
+        Files.readString(Path.of("src", "main", "java", "io", "openrs", "wire", "FrameCodec.java"));
+    String drawing =
+        source
+            .substring(source.indexOf("<pre>") + 6, source.indexOf("</pre>"))
+            .lines()
+            .map(l -> l.replaceFirst("^ \\* ?", ""))
+            .map(l -> l.replace("&lt;", "<").replace("&gt;", ">"))
+            .reduce((a, b) -> a + "\n" + b)
+            .orElseThrow()
+            .strip();
+    assertThat(doc).contains(drawing);
+  }
+}
