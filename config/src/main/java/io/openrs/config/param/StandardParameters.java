@@ -110,6 +110,21 @@ final class StandardParameters {
                 "TCP port of the HTTP endpoint Prometheus scrapes counters from (`/metrics`); 0"
                     + " starts no endpoint.")
             .build());
+    all.add(
+        startup("admin_tls_certificate", STRING)
+            .dflt("")
+            .range(0, 4096)
+            .doc(
+                "PEM file with the admin port's TLS certificate (chain). With it and"
+                    + " admin_tls_private_key set, clients may switch to TLS (psql"
+                    + " sslmode=require); empty: the admin port offers no TLS.")
+            .build());
+    all.add(
+        startup("admin_tls_private_key", STRING)
+            .dflt("")
+            .range(0, 4096)
+            .doc("PEM file (PKCS#8) with the private key of admin_tls_certificate.")
+            .build());
   }
 
   private static void stableQueues(List<Parameter> all) {

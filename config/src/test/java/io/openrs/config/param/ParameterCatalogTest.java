@@ -44,6 +44,8 @@ class ParameterCatalogTest {
         .extracting(Parameter::name)
         .containsExactlyInAnyOrder(
             "admin_port",
+            "admin_tls_certificate",
+            "admin_tls_private_key",
             "data_directory",
             "listen_address",
             "ltl_port",

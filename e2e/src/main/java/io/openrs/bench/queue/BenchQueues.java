@@ -1,6 +1,7 @@
 package io.openrs.bench.queue;
 
 import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.queue.QueueSettings;
 import io.openrs.queue.WriteFlush;
@@ -31,10 +32,14 @@ final class BenchQueues {
   }
 
   static FileQueueManager manager(Path dir) throws IOException {
+    return manager(dir, new SimpleMeterRegistry());
+  }
+
+  static FileQueueManager manager(Path dir, MeterRegistry registry) throws IOException {
     return FileQueueManager.open(
         dir.resolve("state"),
         List.of(new PartitionSpec("bench", dir.resolve("p1"), 512L * 1024 * 1024 * 1024)),
-        new SimpleMeterRegistry(),
+        registry,
         Clock.SYSTEM);
   }
 

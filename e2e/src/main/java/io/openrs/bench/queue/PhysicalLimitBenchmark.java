@@ -22,6 +22,13 @@ import org.openjdk.jmh.annotations.TearDown;
  * sequentially in chunks of {@code block_size * sqm_page_size} (4 blocks), forcing after each write
  * when {@code flush=on}, into 64 MiB files like the queue's segments. Score = writes/s; MB/s =
  * score * chunk bytes / 1e6.
+ *
+ * <p>{@code files=keep} (the baseline of the ratios): full files are kept until the end of the
+ * iteration and deleted then, as the queue keeps its segments until the purge that ends each
+ * iteration of {@link QueueWriteBenchmark}. {@code files=delete}: each full file is deleted inside
+ * the timed loop before the next is created; the kernel then reuses the just-freed page-cache
+ * pages, which makes the write calls several times cheaper on this machine (the queue cannot do
+ * that while it holds a backlog).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -36,6 +43,9 @@ public class PhysicalLimitBenchmark {
 
   @Param({"on", "off"})
   public String flush;
+
+  @Param({"keep", "delete"})
+  public String files;
 
   private Path dir;
   private FileChannel channel;
@@ -56,7 +66,9 @@ public class PhysicalLimitBenchmark {
   private void nextFile() throws Exception {
     if (channel != null) {
       channel.close();
-      Files.delete(dir.resolve("f" + fileNumber));
+      if ("delete".equals(files)) {
+        Files.delete(dir.resolve("f" + fileNumber));
+      }
       fileNumber++;
     }
     channel =
@@ -68,6 +80,18 @@ public class PhysicalLimitBenchmark {
       }
     }
     offset = 0;
+  }
+
+  /** Deletes the iteration's files (outside the timed loop), as the queue's purge does. */
+  @TearDown(Level.Iteration)
+  public void deleteFiles() throws Exception {
+    channel.close();
+    channel = null;
+    for (int i = 0; i <= fileNumber; i++) {
+      Files.deleteIfExists(dir.resolve("f" + i));
+    }
+    fileNumber++;
+    nextFile();
   }
 
   @TearDown(Level.Trial)

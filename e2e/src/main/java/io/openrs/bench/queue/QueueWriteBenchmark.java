@@ -1,10 +1,13 @@
 package io.openrs.bench.queue;
 
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueuePosition;
 import io.openrs.queue.StableQueue;
 import io.openrs.queue.file.FileQueueManager;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -38,6 +41,12 @@ public class QueueWriteBenchmark {
 
   private Path dir;
   private FileQueueManager manager;
+  private SimpleMeterRegistry registry;
+  private long iterationStart;
+  private double writeNanosAtStart;
+  private double writesAtStart;
+  private double fullAtStart;
+  private double callsAtStart;
   private StableQueue queue;
   private final byte[] message = new byte[BenchQueues.MESSAGE_BYTES];
 
@@ -57,13 +66,56 @@ public class QueueWriteBenchmark {
   @Setup(Level.Trial)
   public void open() throws Exception {
     dir = BenchQueues.newDirectory("write-" + blockKiB + "-" + flush);
-    manager = BenchQueues.manager(dir);
+    registry = new SimpleMeterRegistry();
+    manager = BenchQueues.manager(dir, registry);
     queue = manager.createQueue(QueueId.inbound(101), BenchQueues.settings(blockKiB, flush));
   }
 
+  @Setup(Level.Iteration)
+  public void startIteration() {
+    iterationStart = System.nanoTime();
+    writeNanosAtStart = writeNanos();
+    writesAtStart = counter("BlocksWritten");
+    fullAtStart = counter("BlocksFullWrite");
+    callsAtStart = timer().count();
+  }
+
+  /**
+   * Prints how busy the writer thread kept the device during the iteration: the share of the wall
+   * time it spent in write and force calls (SQMWriteTime), and how full the blocks were. These
+   * figures do not depend on how fast the device happens to be at the moment.
+   */
   @TearDown(Level.Iteration)
   public void purge() throws Exception {
+    double wall = System.nanoTime() - iterationStart;
+    double busy = writeNanos() - writeNanosAtStart;
+    double blocks = counter("BlocksWritten") - writesAtStart;
+    double full = counter("BlocksFullWrite") - fullAtStart;
+    double calls = timer().count() - callsAtStart;
+    System.out.printf(
+        Locale.ROOT,
+        "[sqm] %d KiB %s: writer in write+force %.1f%% of %.2f s, %.0f write calls of %.2f blocks,"
+            + " %.1f%% of blocks full%n",
+        blockKiB,
+        flush,
+        100 * busy / wall,
+        wall / 1e9,
+        calls,
+        calls == 0 ? 0 : blocks / calls,
+        blocks == 0 ? 0 : 100 * full / blocks);
     queue.purge().get(5, TimeUnit.MINUTES);
+  }
+
+  private FunctionTimer timer() {
+    return registry.get("SQMWriteTime").functionTimer();
+  }
+
+  private double writeNanos() {
+    return timer().totalTime(TimeUnit.NANOSECONDS);
+  }
+
+  private double counter(String name) {
+    return registry.get(name).functionCounter().count();
   }
 
   @TearDown(Level.Trial)

@@ -10,8 +10,10 @@ import io.openrs.queue.StableQueue;
 import io.openrs.queue.WriteFlush;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -47,6 +49,7 @@ public final class FileQueueManager implements AutoCloseable {
   private final Path stateDirectory;
   private final MeterRegistry registry;
   private final Clock clock;
+  private final SegmentChannels segmentChannels;
   private final Map<QueueId, FileStableQueue> open = new ConcurrentHashMap<>();
 
   private final ReentrantLock spaceLock = new ReentrantLock();
@@ -54,10 +57,23 @@ public final class FileQueueManager implements AutoCloseable {
   private final Map<String, Partition> partitions = new LinkedHashMap<>();
   private long spaceEpoch;
 
-  private FileQueueManager(Path stateDirectory, MeterRegistry registry, Clock clock) {
+  /**
+   * How writers open segment files: {@link FileChannel#open} in production; tests pass channels
+   * that fail the n-th write or force.
+   */
+  @FunctionalInterface
+  interface SegmentChannels {
+    SegmentChannels DEFAULT = (file, options) -> FileChannel.open(file, options);
+
+    FileChannel open(Path file, Set<? extends OpenOption> options) throws IOException;
+  }
+
+  private FileQueueManager(
+      Path stateDirectory, MeterRegistry registry, Clock clock, SegmentChannels segmentChannels) {
     this.stateDirectory = stateDirectory;
     this.registry = registry;
     this.clock = clock;
+    this.segmentChannels = segmentChannels;
   }
 
   /**
@@ -72,8 +88,21 @@ public final class FileQueueManager implements AutoCloseable {
   public static FileQueueManager open(
       Path stateDirectory, List<PartitionSpec> partitions, MeterRegistry registry, Clock clock)
       throws IOException {
+    return open(stateDirectory, partitions, registry, clock, SegmentChannels.DEFAULT);
+  }
+
+  /**
+   * {@link #open(Path, List, MeterRegistry, Clock)} with the segment files opened by {@code io}.
+   */
+  static FileQueueManager open(
+      Path stateDirectory,
+      List<PartitionSpec> partitions,
+      MeterRegistry registry,
+      Clock clock,
+      SegmentChannels io)
+      throws IOException {
     Files.createDirectories(stateDirectory);
-    FileQueueManager m = new FileQueueManager(stateDirectory, registry, clock);
+    FileQueueManager m = new FileQueueManager(stateDirectory, registry, clock, io);
     for (PartitionSpec spec : partitions) {
       Files.createDirectories(spec.directory());
       if (m.partitions.putIfAbsent(spec.name(), new Partition(spec)) != null) {
@@ -362,6 +391,10 @@ public final class FileQueueManager implements AutoCloseable {
 
   MeterRegistry registry() {
     return registry;
+  }
+
+  SegmentChannels segmentChannels() {
+    return segmentChannels;
   }
 
   /** Closes every open queue. */

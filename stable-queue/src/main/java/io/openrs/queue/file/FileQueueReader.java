@@ -39,12 +39,21 @@ final class FileQueueReader implements QueueReader {
   private final int blocksPerSegment;
   private final int capacity;
   private final int maxMessageBytes;
-  private final ByteBuffer diskBuffer;
+
+  /**
+   * One block, allocated at the first read from disk: readers served by the cache never need it.
+   */
+  private ByteBuffer diskBuffer;
+
   private Thread owner;
   private volatile boolean released;
 
   // position
   private long nextSequence;
+
+  /** Blocks at or after this sequence are not read even when durable ({@link #lastBefore}). */
+  private long limitSequence = Long.MAX_VALUE;
+
   private boolean skipLeading;
   private QueuePosition deliverFrom;
 
@@ -77,7 +86,6 @@ final class FileQueueReader implements QueueReader {
     this.blocksPerSegment = queue.blocksPerSegment();
     this.capacity = blockSize - BlockFormat.HEADER_SIZE;
     this.maxMessageBytes = queue.settings().maxMessageBytes();
-    this.diskBuffer = ByteBuffer.allocate(blockSize);
   }
 
   @Override
@@ -112,6 +120,37 @@ final class FileQueueReader implements QueueReader {
     } else {
       positionAtBlock(sequenceOf(from), from);
     }
+  }
+
+  /**
+   * The last complete message in the durable blocks before {@code end}, scanning back from block
+   * {@code end - 1}: finds the last block where a message starts, then reads forward from it, so a
+   * message spanning blocks is returned whole and one left unfinished by a crash (or still being
+   * written) is passed over for the one before it. Empty if no complete message is held (or the
+   * blocks were purged meanwhile). Reads at most the blocks of the last message or two.
+   *
+   * <p>Used on a reader of its own, not yet read from ({@code dump} kind).
+   */
+  Optional<QueueMessage> lastBefore(long end) {
+    limitSequence = end;
+    for (long start = end - 1; start >= queue.firstSegment * blocksPerSegment; start--) {
+      positionAtBlock(start, null);
+      if (!loadBlock() || blockSequence != start) {
+        return Optional.empty(); // purged under us
+      }
+      if (messageCount == 0) {
+        continue; // only the continuation of an earlier message
+      }
+      positionAtBlock(start, null);
+      QueueMessage last = null;
+      for (QueueMessage m = readNext(); m != null; m = readNext()) {
+        last = m;
+      }
+      if (last != null) {
+        return Optional.of(last);
+      }
+    }
+    return Optional.empty();
   }
 
   private long sequenceOf(QueuePosition p) {
@@ -318,7 +357,7 @@ final class FileQueueReader implements QueueReader {
         positionAtBlock(first * blocksPerSegment, null);
         continue;
       }
-      if (sequence >= queue.durableEnd()) {
+      if (sequence >= queue.durableEnd() || sequence >= limitSequence) {
         return false;
       }
       Optional<BlockCache.CachedBlock> cached = queue.cache().get(sequence);
@@ -359,6 +398,9 @@ final class FileQueueReader implements QueueReader {
             Path.of(SegmentFiles.segmentFileName(queue.id(), segment)),
             0,
             "segment file missing");
+      }
+      if (diskBuffer == null) {
+        diskBuffer = ByteBuffer.allocate(blockSize);
       }
       if (channelSegment != segment) {
         closeChannel();

@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,18 +60,14 @@ final class FileStableQueue implements StableQueue {
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final Map<String, ReaderEntry> readers = new TreeMap<>();
   private QueueMeters meters;
+  private SqmPacker packer;
   private SqmWriter writer;
 
   /** Segments held, by number. Changed only by the writer thread (and recovery before it). */
   final ConcurrentSkipListMap<Long, SegmentSlot> segments = new ConcurrentSkipListMap<>();
 
-  // The bounded hand-off between producers and the writer.
-  final ReentrantLock handoffLock = new ReentrantLock();
-  final Condition workAvailable = handoffLock.newCondition();
-  private final Condition bufferSpace = handoffLock.newCondition();
-  final ArrayDeque<WriteTask> pending = new ArrayDeque<>();
-  private long pendingBytes;
-  boolean truncationMoved;
+  /** Producers -> packer -> writer. */
+  private final SqmHandoff handoff;
 
   // Published by the writer thread.
   private final ReentrantLock dataLock = new ReentrantLock();
@@ -92,6 +87,7 @@ final class FileStableQueue implements StableQueue {
     this.metadata = new MetadataStore(manager.stateDirectory(), id);
     this.cache = new BlockCache(settings.cacheSizeBytes(), settings.blockSizeBytes());
     this.blocksPerSegment = settings.blocksPerSegment();
+    this.handoff = new SqmHandoff(settings.writeRequestLimitBytes());
   }
 
   /** Creates a new, empty queue. */
@@ -208,13 +204,18 @@ final class FileStableQueue implements StableQueue {
 
   private void start(long segment, int block) {
     durableEnd = segment * blocksPerSegment + block;
+    try (FileQueueReader r = new FileQueueReader(this, Optional.empty())) {
+      lastPosition = r.lastBefore(durableEnd).map(QueueMessage::position).orElse(null);
+    }
     meters = new QueueMeters(manager.registry(), this);
     synchronized (readers) {
       readers.values().forEach(meters::registerReader);
     }
-    writer = new SqmWriter(this, segment, block);
+    packer = new SqmPacker(this, durableEnd, Optional.ofNullable(lastPosition));
+    writer = new SqmWriter(this, segment);
     transition(QueueState.RECOVERING, QueueState.RUNNING);
     writer.start();
+    packer.start();
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -267,28 +268,9 @@ final class FileStableQueue implements StableQueue {
       }
     } while (!state.compareAndSet(s, QueueState.FAILED));
     LOG.error("queue {}: {} -> FAILED", id, s, error);
-    abandonPending(closedException());
+    handoff.stop(closedException());
     signalReaders();
     manager.signalSpaceWaiters();
-  }
-
-  /** Completes every task still in the hand-off exceptionally and wakes blocked producers. */
-  void abandonPending(QueueClosedException closed) {
-    handoffLock.lock();
-    try {
-      for (WriteTask t : pending) {
-        if (t instanceof WriteTask.Append a) {
-          a.future().completeExceptionally(closed);
-        } else if (t instanceof WriteTask.Purge p) {
-          p.future().completeExceptionally(closed);
-        }
-      }
-      pending.clear();
-      pendingBytes = 0;
-      bufferSpace.signalAll();
-    } finally {
-      handoffLock.unlock();
-    }
   }
 
   @Override
@@ -305,12 +287,7 @@ final class FileStableQueue implements StableQueue {
       throw new IllegalStateException("queue " + id + ": cannot close in state " + s);
     }
     LOG.info("queue {}: RUNNING -> CLOSING", id);
-    handoffLock.lock();
-    try {
-      bufferSpace.signalAll();
-    } finally {
-      handoffLock.unlock();
-    }
+    handoff.stopAccepting();
     stopWriterAndRelease();
     if (state.compareAndSet(QueueState.CLOSING, QueueState.CLOSED)) {
       LOG.info("queue {}: CLOSING -> CLOSED", id);
@@ -318,11 +295,18 @@ final class FileStableQueue implements StableQueue {
     signalReaders();
   }
 
+  /**
+   * Stops the write path in order: the packer finishes what producers handed over and the writer
+   * writes it; each gets a bounded wait.
+   */
   private void stopWriterAndRelease() {
+    packer.initiateShutdown();
     writer.initiateShutdown();
     try {
-      if (!writer.awaitShutdown(WRITER_STOP_TIMEOUT)) {
-        LOG.error("queue {}: writer did not stop within {}", id, WRITER_STOP_TIMEOUT);
+      for (ShutdownableThread t : List.of(packer, writer)) {
+        if (!t.awaitShutdown(WRITER_STOP_TIMEOUT)) {
+          LOG.error("queue {}: {} did not stop within {}", id, t.getName(), WRITER_STOP_TIMEOUT);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -371,87 +355,33 @@ final class FileStableQueue implements StableQueue {
     }
     CompletableFuture<QueuePosition> future = new CompletableFuture<>();
     WriteTask.Append task = new WriteTask.Append(List.copyOf(messages), bytes, future);
-    handoffLock.lockInterruptibly();
-    try {
-      while (state.get() == QueueState.RUNNING
-          && pendingBytes > 0
-          && pendingBytes + bytes > settings.writeRequestLimitBytes()) {
-        bufferSpace.await();
-      }
-      if (state.get() != QueueState.RUNNING) {
-        throw closedException();
-      }
-      pending.addLast(task);
-      pendingBytes += bytes;
-      workAvailable.signal();
-    } finally {
-      handoffLock.unlock();
+    if (state.get() != QueueState.RUNNING) {
+      throw closedException();
     }
+    handoff.put(task, bytes, this::closedException);
     return future;
-  }
-
-  /**
-   * Writer side of the hand-off: moves waiting appends into {@code into}, up to {@code budgetBytes}
-   * (at least one), stopping at a purge.
-   */
-  void takeAppends(ArrayDeque<WriteTask.Append> into, long budgetBytes) {
-    handoffLock.lock();
-    try {
-      long moved = 0;
-      while (!pending.isEmpty()
-          && pending.peekFirst() instanceof WriteTask.Append a
-          && (moved == 0 || moved + a.bytes() <= budgetBytes)) {
-        pending.pollFirst();
-        into.addLast(a);
-        moved += a.bytes();
-      }
-      if (moved > 0) {
-        pendingBytes -= moved;
-        bufferSpace.signalAll();
-      }
-    } finally {
-      handoffLock.unlock();
-    }
-  }
-
-  /** Writer side: takes the purge task if it is next in line. */
-  Optional<WriteTask.Purge> takePurgeAtHead() {
-    handoffLock.lock();
-    try {
-      if (pending.peekFirst() instanceof WriteTask.Purge p) {
-        pending.pollFirst();
-        return Optional.of(p);
-      }
-      return Optional.empty();
-    } finally {
-      handoffLock.unlock();
-    }
   }
 
   @Override
   public CompletableFuture<Void> purge() {
     CompletableFuture<Void> future = new CompletableFuture<>();
-    handoffLock.lock();
-    try {
-      if (state.get() != QueueState.RUNNING) {
-        throw closedException();
-      }
-      pending.addLast(new WriteTask.Purge(future));
-      workAvailable.signal();
-    } finally {
-      handoffLock.unlock();
+    if (state.get() != QueueState.RUNNING) {
+      throw closedException();
     }
+    handoff.putPurge(new WriteTask.Purge(future), this::closedException);
     return future;
   }
 
   // ---- publication to readers ------------------------------------------------------------
 
-  /** Writer side: blocks before {@code end} are durable; wakes waiting readers. */
+  /**
+   * Writer side: blocks before {@code end} are durable and {@code last} (null after a purge) is the
+   * last complete message in them; wakes waiting readers. {@code durableEnd} moves first so that
+   * whoever sees the new last position can read it.
+   */
   void publish(long end, QueuePosition last) {
-    if (last != null) {
-      lastPosition = last;
-    }
     durableEnd = end;
+    lastPosition = last;
     signalReaders();
   }
 
@@ -556,22 +486,20 @@ final class FileStableQueue implements StableQueue {
   }
 
   private void truncationMoved() {
-    handoffLock.lock();
-    try {
-      truncationMoved = true;
-      workAvailable.signal();
-    } finally {
-      handoffLock.unlock();
-    }
+    handoff.truncationMoved();
     manager.signalSpaceWaiters();
   }
 
   /**
-   * Writer side: the lowest segment some reader still needs. A reader without a confirmation needs
-   * the first segment; one that confirmed the last message written needs nothing before the segment
-   * being written. With no reader, everything is kept.
+   * Writer side: the lowest segment some reader still needs: the segment of its confirmation (the
+   * next message starts there or later), or the first segment if it confirmed nothing. With no
+   * reader, everything is kept.
+   *
+   * <p>A confirmation is never past the last complete message, so the segment where that message
+   * starts (which {@link #lastMessage} reads) and the start of a message still being written are
+   * never freed.
    */
-  long truncationSegment(long writingSegment, QueuePosition lastWritten) {
+  long truncationSegment() {
     long first = firstSegment;
     synchronized (readers) {
       if (readers.isEmpty()) {
@@ -579,16 +507,7 @@ final class FileStableQueue implements StableQueue {
       }
       long pin = Long.MAX_VALUE;
       for (ReaderEntry e : readers.values()) {
-        Optional<QueuePosition> c = e.confirmed();
-        long need;
-        if (c.isEmpty()) {
-          need = first;
-        } else if (c.get().equals(lastWritten)) {
-          need = writingSegment;
-        } else {
-          need = c.get().segment();
-        }
-        pin = Math.min(pin, need);
+        pin = Math.min(pin, e.confirmed().map(QueuePosition::segment).orElse(first));
       }
       return Math.max(pin, first);
     }
@@ -640,6 +559,27 @@ final class FileStableQueue implements StableQueue {
         out.add(m.get());
       }
       return out;
+    }
+  }
+
+  @Override
+  public Optional<QueueMessage> lastMessage() {
+    checkReadable();
+    while (true) {
+      QueuePosition last = lastPosition;
+      if (last == null) {
+        return Optional.empty();
+      }
+      List<QueueMessage> got = dump(last, 1);
+      if (!got.isEmpty() && got.get(0).position().equals(last)) {
+        return Optional.of(got.get(0));
+      }
+      if (lastPosition == last && last.segment() >= firstSegment) {
+        throw new QueueException(
+            id, "the last message " + last + " cannot be read back: " + got, null);
+      }
+      // Purged (or a newer message published) meanwhile: look again.
+      Thread.onSpinWait();
     }
   }
 
@@ -716,6 +656,10 @@ final class FileStableQueue implements StableQueue {
 
   BlockCache cache() {
     return cache;
+  }
+
+  SqmHandoff handoff() {
+    return handoff;
   }
 
   MetadataStore metadataStore() {

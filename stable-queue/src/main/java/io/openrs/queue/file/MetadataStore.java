@@ -120,6 +120,7 @@ final class MetadataStore {
             snapshot.readers());
     ByteBuffer bytes = encode(m);
     Path target = copies[(int) (next % 2)];
+    boolean created = Files.notExists(target);
     try (FileChannel ch =
         FileChannel.open(
             target,
@@ -133,7 +134,8 @@ final class MetadataStore {
     } catch (IOException e) {
       throw new QueueException(queue, "cannot write metadata " + target, e);
     }
-    if (next == 1) {
+    if (created) {
+      // The new directory entry must survive a crash too (each copy is created once).
       try {
         SegmentFiles.forceDirectory(target.getParent());
       } catch (IOException e) {

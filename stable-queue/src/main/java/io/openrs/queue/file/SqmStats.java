@@ -1,8 +1,10 @@
 package io.openrs.queue.file;
 
 /**
- * The writer's counters. Written only by the queue's writer thread (once per write call, not per
- * message); read by Micrometer function meters on any thread, hence {@code volatile}.
+ * The write path's counters, each written by one thread only (per page, not per message): the
+ * packer ({@link SqmPacker}) keeps {@code cmdsWritten} (counted once durable), {@code
+ * blocksFullWrite} and the {@code flushes*}; the writer ({@link SqmWriter}) keeps the rest. Read by
+ * Micrometer function meters on any thread, hence {@code volatile}.
  */
 final class SqmStats {
   volatile long cmdsWritten;

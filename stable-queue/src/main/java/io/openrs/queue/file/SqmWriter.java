@@ -1,7 +1,6 @@
 package io.openrs.queue.file;
 
-import io.openrs.queue.QueueClosedException;
-import io.openrs.queue.QueuePosition;
+import io.openrs.queue.QueueException;
 import io.openrs.queue.QueueSettings;
 import io.openrs.queue.WriteFlush;
 import java.io.IOException;
@@ -9,335 +8,159 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The SQM: the one thread that writes a queue's segment files. Producers hand it {@link WriteTask}s
- * through the queue's bounded buffer; each step packs what is waiting into up to {@code
- * sqm_page_size} blocks, writes them with one write call, forces them per {@code sqm_write_flush},
- * then publishes them to readers and completes the producers' futures (group commit).
+ * The SQM writer (thread {@code rs-sqm-writer-<queue>}): the one thread that writes, forces,
+ * allocates, frees and purges a queue's segment files. It takes the pages the {@link SqmPacker}
+ * hands over, in order, and for each: makes sure its segment is open (allocating it, waiting while
+ * every partition is full), writes it with one positional write call, forces it per {@code
+ * sqm_write_flush}, publishes the new end of durable data to readers and marks the page durable
+ * (the packer then completes the producers' futures).
  *
- * <p>Not thread-safe: every field here is owned by the writer thread (asserted at the entry points
- * with {@code -ea}). What others see goes through {@link FileStableQueue}'s volatile fields.
+ * <p>Each page is forced before the next one is written, so after a crash at most the last page can
+ * be torn ({@link TailRecovery} relies on it) and a torn page is always in the last segment.
+ *
+ * <p>Not thread-safe: every field is owned by this thread (asserted at the entry points with {@code
+ * -ea}). An I/O error stops the queue ({@code FAILED}) with an exception naming the queue, the
+ * segment file and the offset.
  */
 final class SqmWriter extends ShutdownableThread {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqmWriter.class);
-  private static final byte[] ZEROS = new byte[256 * 1024];
-
-  /** Why a write call ended where it did; each has a counter. */
-  enum FlushReason {
-    /** {@code sqm_page_size} blocks were filled; more may be waiting. */
-    PAGE_FULL,
-    /** Nothing more was waiting. */
-    DRAINED,
-    /** The segment ended before the page did. */
-    SEGMENT_END
-  }
-
-  private record Completion(WriteTask.Append request, QueuePosition last) {}
 
   private final FileStableQueue queue;
+  private final SqmHandoff handoff;
   private final QueueSettings settings;
   private final int blockSize;
   private final int blocksPerSegment;
-  private final int capacity;
-  private final ByteBuffer page;
   private final SqmStats stats;
 
   private FileChannel channel;
+  private Path channelFile;
+  private long channelSegment = -1;
+
+  /** The segment being written (or about to be): never freed. */
   private long writeSegment;
-  private int blockInSegment;
 
-  private final ArrayDeque<WriteTask.Append> local = new ArrayDeque<>();
-  private final List<Completion> completions = new ArrayList<>();
-  private WriteTask.Append current;
-  private int messageIndex;
-  private boolean inMessage;
-  private int messageOffset;
-  // Position of the message being packed, kept as primitives: no allocation per message.
-  private long messageSegment;
-  private int messageBlock;
-  private int messageRow;
-  private boolean packedAny;
-  private long lastSegment;
-  private int lastBlock;
-  private int lastRow;
-  private QueuePosition lastWritten;
-  private boolean firstBlockSinceOpen = true;
-
-  SqmWriter(FileStableQueue queue, long writeSegment, int blockInSegment) {
+  SqmWriter(FileStableQueue queue, long writeSegment) {
     super("rs-sqm-writer-" + queue.id());
     this.queue = queue;
+    this.handoff = queue.handoff();
     this.settings = queue.settings();
     this.blockSize = settings.blockSizeBytes();
     this.blocksPerSegment = settings.blocksPerSegment();
-    this.capacity = blockSize - BlockFormat.HEADER_SIZE;
     this.stats = queue.stats();
     this.writeSegment = writeSegment;
-    this.blockInSegment = blockInSegment;
-    int pageBytes = settings.pageSizeBlocks() * blockSize;
-    // Aligned to the block size so that direct I/O (sqm_write_flush=dio) accepts it.
-    this.page = ByteBuffer.allocateDirect(pageBytes + blockSize).alignedSlice(blockSize);
-    this.page.limit(pageBytes);
   }
 
   private boolean onWriterThread() {
     return Thread.currentThread() == this;
   }
 
-  /** The position of the last message this writer made durable, if any since open or purge. */
-  Optional<QueuePosition> lastWritten() {
-    return Optional.ofNullable(lastWritten);
-  }
-
   @Override
   protected boolean doWork() throws Exception {
     assert onWriterThread() : "SqmWriter step on " + Thread.currentThread();
-    if (!awaitWork()) {
+    SqmHandoff.WriterTask task = handoff.awaitWriterWork(this::shutdownRequested);
+    if (task == null && handoff.writerShouldEnd(shutdownRequested())) {
       return false;
     }
     freeSegments();
-    if (current == null && local.isEmpty()) {
-      Optional<WriteTask.Purge> purge = queue.takePurgeAtHead();
-      if (purge.isPresent()) {
-        purge(purge.get());
-        return true;
+    if (task instanceof PageBuffer page) {
+      if (!write(page)) {
+        return false; // shut down while waiting for a free segment
       }
+      handoff.markDurable(page);
+    } else if (task instanceof SqmHandoff.WriterTask.Purge purge) {
+      purge(purge);
+      handoff.writerIdleAgain();
     }
-    if (!inMessage && !nextMessageReady(pageBudget(settings.pageSizeBlocks()))) {
-      return true;
-    }
-    if (!ensureWritableSegment()) {
-      return false;
-    }
-    int blocks = packPage();
-    FlushReason reason = writePage(blocks);
-    publish(blocks, reason);
     return true;
   }
 
-  /** Waits until there is something to do; false when shut down with nothing left to write. */
-  private boolean awaitWork() throws InterruptedException {
-    queue.handoffLock.lock();
-    try {
-      while (queue.pending.isEmpty()
-          && current == null
-          && local.isEmpty()
-          && !queue.truncationMoved) {
-        if (shutdownRequested()) {
-          return false;
-        }
-        queue.workAvailable.await();
-      }
-      queue.truncationMoved = false;
-      return true;
-    } finally {
-      queue.handoffLock.unlock();
+  /**
+   * Writes {@code page} with one write call, forces it per {@code sqm_write_flush} and publishes
+   * it; false if shut down while waiting for its segment.
+   */
+  private boolean write(PageBuffer page) throws IOException, InterruptedException {
+    long segment = page.firstSequence / blocksPerSegment;
+    if (!openSegment(segment)) {
+      return false;
     }
-  }
-
-  private long pageBudget(int blocks) {
-    return (long) blocks * capacity;
-  }
-
-  /** True if a message not yet started is available in {@link #current}. */
-  private boolean nextMessageReady(long budgetBytes) {
-    while (true) {
-      if (current != null && messageIndex < current.messages().size()) {
-        return true;
-      }
-      current = local.pollFirst();
-      messageIndex = 0;
-      if (current == null) {
-        queue.takeAppends(local, budgetBytes);
-        current = local.pollFirst();
-        if (current == null) {
-          return false;
-        }
-      }
-    }
-  }
-
-  private byte[] currentMessage() {
-    return current.messages().get(messageIndex);
-  }
-
-  private void finishMessage() {
-    messageIndex++;
-    inMessage = false;
-    messageOffset = 0;
-    packedAny = true;
-    lastSegment = messageSegment;
-    lastBlock = messageBlock;
-    lastRow = messageRow;
-    if (messageIndex == current.messages().size()) {
-      completions.add(
-          new Completion(current, new QueuePosition(messageSegment, messageBlock, messageRow)));
-      current = null;
-    }
-  }
-
-  /** Packs waiting messages into the page buffer; returns the number of blocks filled. */
-  private int packPage() {
-    int maxBlocks = Math.min(settings.pageSizeBlocks(), blocksPerSegment - blockInSegment);
-    int blocks = 0;
-    long messages = 0;
-    for (int b = 0; b < maxBlocks; b++) {
-      if (!inMessage && !nextMessageReady(pageBudget(maxBlocks - b))) {
-        break;
-      }
-      int base = b * blockSize;
-      int pos = base + BlockFormat.HEADER_SIZE;
-      int end = base + blockSize;
-      short flags = 0;
-      if (firstBlockSinceOpen) {
-        // A message left unfinished by a crash before this open is abandoned.
-        flags = BlockFormat.FLAG_DISCARD_PARTIAL;
-        firstBlockSinceOpen = false;
-      }
-      int continuation = 0;
-      if (inMessage) {
-        byte[] m = currentMessage();
-        int n = Math.min(m.length - messageOffset, end - pos);
-        page.put(pos, m, messageOffset, n);
-        pos += n;
-        messageOffset += n;
-        continuation = n;
-        if (messageOffset == m.length) {
-          finishMessage();
-          messages++;
-        }
-      }
-      int count = 0;
-      while (!inMessage
-          && end - pos >= BlockFormat.RECORD_LENGTH_SIZE
-          && nextMessageReady(pageBudget(maxBlocks - b))) {
-        byte[] m = currentMessage();
-        messageSegment = writeSegment;
-        messageBlock = blockInSegment + b;
-        messageRow = count++;
-        page.putInt(pos, m.length);
-        pos += BlockFormat.RECORD_LENGTH_SIZE;
-        int n = Math.min(m.length, end - pos);
-        page.put(pos, m, 0, n);
-        pos += n;
-        if (n < m.length) {
-          inMessage = true;
-          messageOffset = n;
-        } else {
-          finishMessage();
-          messages++;
-        }
-      }
-      if (pos == end) {
-        stats.blocksFullWrite++;
-      } else {
-        page.put(pos, ZEROS, 0, end - pos);
-      }
-      BlockFormat.writeHeader(
-          page,
-          base,
-          blockSize,
-          flags,
-          queue.id(),
-          sequence(blockInSegment + b),
-          pos - base - BlockFormat.HEADER_SIZE,
-          continuation,
-          count);
-      blocks++;
-    }
-    stats.cmdsWritten += messages;
-    if (packedAny) {
-      lastWritten = new QueuePosition(lastSegment, lastBlock, lastRow);
-      packedAny = false;
-    }
-    return blocks;
-  }
-
-  private long sequence(int block) {
-    return writeSegment * blocksPerSegment + block;
-  }
-
-  /** One write call of {@code blocks} blocks, then the force the flush policy asks for. */
-  private FlushReason writePage(int blocks) throws IOException {
     long start = queue.clock().monotonicTime();
-    ByteBuffer src = page.duplicate();
-    src.position(0).limit(blocks * blockSize);
-    long offset = (long) blockInSegment * blockSize;
-    while (src.hasRemaining()) {
-      offset += channel.write(src, offset);
+    ByteBuffer src = page.buffer.duplicate();
+    src.position(0).limit(page.blocks * blockSize);
+    long offset = (page.firstSequence % blocksPerSegment) * blockSize;
+    long writeOffset = offset;
+    try {
+      while (src.hasRemaining()) {
+        writeOffset += channel.write(src, writeOffset);
+      }
+    } catch (IOException e) {
+      throw failed("cannot write " + page.blocks + " blocks", writeOffset, e);
     }
     if (settings.writeFlush() != WriteFlush.OFF) {
-      channel.force(false);
+      try {
+        channel.force(false);
+      } catch (IOException e) {
+        throw failed("cannot force the blocks written", offset, e);
+      }
     }
-    long elapsed = queue.clock().monotonicTime() - start;
     stats.writes++;
-    stats.writeNanos += elapsed;
-    stats.blocksWritten += blocks;
-    stats.bytesWritten += (long) blocks * blockSize;
-    FlushReason reason;
-    if (blockInSegment + blocks == blocksPerSegment) {
-      reason = FlushReason.SEGMENT_END;
-      stats.flushesSegmentEnd++;
-    } else if (blocks == settings.pageSizeBlocks()) {
-      reason = FlushReason.PAGE_FULL;
-      stats.flushesPageFull++;
-    } else {
-      reason = FlushReason.DRAINED;
-      stats.flushesDrained++;
-    }
-    return reason;
-  }
-
-  /** Makes the written blocks visible to readers and completes the producers' futures. */
-  private void publish(int blocks, FlushReason reason) {
-    for (int b = 0; b < blocks; b++) {
-      int base = b * blockSize;
-      int length = BlockFormat.HEADER_SIZE + page.getInt(base + BlockFormat.PAYLOAD_LENGTH_OFFSET);
-      queue.cache().put(sequence(blockInSegment + b), page, base, length);
-    }
-    blockInSegment += blocks;
-    queue.publish(writeSegment * blocksPerSegment + blockInSegment, lastWritten);
-    for (Completion c : completions) {
-      c.request().future().complete(c.last());
-    }
-    completions.clear();
+    stats.writeNanos += queue.clock().monotonicTime() - start;
+    stats.blocksWritten += page.blocks;
+    stats.bytesWritten += (long) page.blocks * blockSize;
+    queue.publish(page.endSequence(), page.lastPosition);
     if (LOG.isTraceEnabled()) {
-      LOG.trace("queue {}: wrote {} blocks ({})", queue.id(), blocks, reason);
+      LOG.trace("queue {}: wrote {} blocks ({})", queue.id(), page.blocks, page.reason);
     }
+    return true;
   }
 
-  /** Makes sure {@link #channel} is open on a segment with room; false if shut down meanwhile. */
-  private boolean ensureWritableSegment() throws IOException, InterruptedException {
-    if (blockInSegment == blocksPerSegment) {
-      closeChannel();
-      writeSegment++;
-      blockInSegment = 0;
-      queue.writeSegment = writeSegment;
-    }
-    if (channel != null) {
+  private QueueException failed(String what, long offset, IOException e) {
+    return new QueueException(
+        queue.id(),
+        what
+            + " to segment "
+            + channelSegment
+            + " ("
+            + channelFile
+            + ") at offset "
+            + offset
+            + ": "
+            + e,
+        e);
+  }
+
+  /** Makes {@link #channel} the open file of {@code segment}; false if shut down meanwhile. */
+  private boolean openSegment(long segment) throws IOException, InterruptedException {
+    if (channel != null && channelSegment == segment) {
       return true;
     }
-    SegmentSlot slot = queue.segments.get(writeSegment);
+    closeChannel();
+    writeSegment = segment;
+    queue.writeSegment = segment;
+    SegmentSlot slot = queue.segments.get(segment);
     if (slot == null) {
-      Optional<SegmentSlot> allocated = allocateSegment(writeSegment);
+      Optional<SegmentSlot> allocated = allocateSegment(segment);
       if (allocated.isEmpty()) {
         return false;
       }
       slot = allocated.get();
     }
-    List<OpenOption> options = new ArrayList<>(List.of(StandardOpenOption.WRITE));
+    Set<OpenOption> options = new HashSet<>(Set.of(StandardOpenOption.WRITE));
     if (settings.writeFlush() == WriteFlush.DIO) {
       options.add(DirectIo.directOption());
     }
-    channel = FileChannel.open(slot.file(), options.toArray(new OpenOption[0]));
+    channel = queue.manager().segmentChannels().open(slot.file(), options);
+    channelSegment = segment;
+    channelFile = slot.file();
     return true;
   }
 
@@ -358,7 +181,7 @@ final class SqmWriter extends ShutdownableThread {
       }
     } catch (IOException e) {
       queue.manager().release(p, queue.id(), settings.segmentSizeBytes());
-      throw e;
+      throw new QueueException(queue.id(), "cannot create segment file " + slot.file(), e);
     }
     queue.segments.put(segment, slot);
     stats.segsAllocated++;
@@ -368,7 +191,7 @@ final class SqmWriter extends ShutdownableThread {
   /**
    * Reserves one segment of space, waiting while every partition is full: logs one warning per
    * wait, counts the wait in SQMWaitSegTime, frees this queue's own segments as its readers move,
-   * and resumes by itself when space appears. Empty if shut down while waiting.
+   * and resumes by itself when space appears. Empty if shut down or stopped while waiting.
    */
   private Optional<Partition> reserveSpace() throws IOException, InterruptedException {
     FileQueueManager manager = queue.manager();
@@ -397,10 +220,10 @@ final class SqmWriter extends ShutdownableThread {
         if (freeSegments()) {
           continue;
         }
-        if (shutdownRequested()) {
+        if (shutdownRequested() || handoff.stopped()) {
           return Optional.empty();
         }
-        manager.awaitSpaceChange(epoch, this::shutdownRequested);
+        manager.awaitSpaceChange(epoch, () -> shutdownRequested() || handoff.stopped());
       }
     } finally {
       if (waited) {
@@ -418,7 +241,7 @@ final class SqmWriter extends ShutdownableThread {
    * segment is persisted before any file is deleted. Returns true if any was freed.
    */
   private boolean freeSegments() throws IOException {
-    long pin = queue.truncationSegment(writeSegment, lastWritten);
+    long pin = queue.truncationSegment();
     long freeBelow = Math.min(pin, writeSegment);
     long first = queue.firstSegment;
     if (freeBelow <= first) {
@@ -441,14 +264,15 @@ final class SqmWriter extends ShutdownableThread {
     }
   }
 
-  /** {@code sysadmin sqm_purge_queue}: drops every segment; writing resumes in a new one. */
-  private void purge(WriteTask.Purge task) throws IOException {
+  /**
+   * {@code sysadmin sqm_purge_queue}: drops every segment before {@code newFirst} (everything
+   * written before the purge); writing continues in {@code newFirst}.
+   */
+  private void purge(SqmHandoff.WriterTask.Purge order) throws IOException {
     closeChannel();
     long oldFirst = queue.firstSegment;
-    long newFirst = writeSegment + 1;
+    long newFirst = order.newFirst();
     writeSegment = newFirst;
-    blockInSegment = 0;
-    lastWritten = null;
     queue.writeSegment = newFirst;
     queue.firstSegment = newFirst;
     queue.resetReaders();
@@ -458,24 +282,21 @@ final class SqmWriter extends ShutdownableThread {
     }
     queue.publish(newFirst * blocksPerSegment, null);
     LOG.warn("queue {}: purged segments {}..{}", queue.id(), oldFirst, newFirst - 1);
-    task.future().complete(null);
+    order.future().complete(null);
   }
 
   private void closeChannel() throws IOException {
     if (channel != null) {
-      channel.close();
+      FileChannel c = channel;
       channel = null;
+      channelSegment = -1;
+      c.close();
     }
   }
 
   @Override
   protected void wakeUp() {
-    queue.handoffLock.lock();
-    try {
-      queue.workAvailable.signalAll();
-    } finally {
-      queue.handoffLock.unlock();
-    }
+    handoff.wakeWriter();
     queue.manager().signalSpaceWaiters();
   }
 
@@ -487,25 +308,12 @@ final class SqmWriter extends ShutdownableThread {
 
   @Override
   protected void onExit() {
-    QueueClosedException closed =
-        new QueueClosedException(queue.id(), queue.state(), queue.failure().orElse(null));
-    for (Completion c : completions) {
-      c.request().future().completeExceptionally(closed);
-    }
-    completions.clear();
-    if (current != null) {
-      current.future().completeExceptionally(closed);
-      current = null;
-    }
-    for (WriteTask.Append a : local) {
-      a.future().completeExceptionally(closed);
-    }
-    local.clear();
-    queue.abandonPending(closed);
     try {
       closeChannel();
     } catch (IOException e) {
       LOG.warn("queue {}: closing segment file failed", queue.id(), e);
+    } finally {
+      handoff.writerDone();
     }
   }
 }

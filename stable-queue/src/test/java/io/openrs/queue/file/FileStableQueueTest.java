@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.openrs.queue.QueueClosedException;
+import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueMessage;
 import io.openrs.queue.QueuePosition;
 import io.openrs.queue.QueueReader;
@@ -243,6 +244,31 @@ class FileStableQueueTest {
         .contains(" ok ")
         .contains(positions.get(0).toString() + " @payload+0")
         .contains("0 damaged");
+  }
+
+  @Test
+  void dumpIsTheRandomAccessReadAndIsServedFromTheCache() throws Exception {
+    StableQueue cached = fx.manager.createQueue(Q, SMALL);
+    StableQueue uncached =
+        fx.manager.createQueue(QueueId.outbound(102), SMALL.withCacheSizeBytes(0));
+    for (StableQueue q : List.of(cached, uncached)) {
+      List<QueuePosition> positions = appendAll(q, messages(0, 30, new Random(12), 300));
+      // Spoil block 0 on disk behind the queue's back: only a read from the file can see it.
+      try (java.nio.channels.FileChannel ch =
+          java.nio.channels.FileChannel.open(
+              fx.segmentFile(q.id(), 0), java.nio.file.StandardOpenOption.WRITE)) {
+        ch.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}), BlockFormat.HEADER_SIZE + 10);
+      }
+      if (q == cached) {
+        assertThat(q.dump(positions.get(7), 3))
+            .extracting(m -> Messages.verify(m.payload()))
+            .containsExactly(7L, 8L, 9L);
+      } else {
+        assertThatThrownBy(() -> q.dump(positions.get(7), 3))
+            .isInstanceOf(io.openrs.queue.QueueCorruptedException.class)
+            .hasMessageContaining("CRC_MISMATCH");
+      }
+    }
   }
 
   @Test

@@ -1,0 +1,917 @@
+package io.openrs.repserver;
+
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.openrs.config.param.ParameterValues;
+import io.openrs.config.rssd.ConnectionDef;
+import io.openrs.config.rssd.ConnectionState;
+import io.openrs.config.rssd.DatabaseRepDef;
+import io.openrs.config.rssd.Locator;
+import io.openrs.config.rssd.Profile;
+import io.openrs.config.rssd.RepDef;
+import io.openrs.config.rssd.RepDefColumn;
+import io.openrs.config.rssd.Rssd;
+import io.openrs.config.rssd.RssdUser;
+import io.openrs.config.rssd.ScramVerifier;
+import io.openrs.config.rssd.StsCache;
+import io.openrs.config.rssd.SubscriptionState;
+import io.openrs.config.rssd.UserRole;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.packed.OriginEnvelope;
+import io.openrs.ltl.packed.PackedDecoder;
+import io.openrs.ltl.packed.PackedFormatException;
+import io.openrs.pgwire.PgServer;
+import io.openrs.pgwire.PgServerSettings;
+import io.openrs.queue.QueueId;
+import io.openrs.queue.QueueMessage;
+import io.openrs.queue.QueueSettings;
+import io.openrs.queue.StableQueue;
+import io.openrs.queue.WriteFlush;
+import io.openrs.queue.file.FileQueueManager;
+import io.openrs.repserver.admin.AdminService;
+import io.openrs.repserver.dist.Distributor;
+import io.openrs.repserver.dist.OutboundQueue;
+import io.openrs.repserver.dist.WhereClause;
+import io.openrs.repserver.exec.AgentGate;
+import io.openrs.repserver.exec.AgentRejectedException;
+import io.openrs.repserver.exec.LtlListener;
+import io.openrs.repserver.monitor.PrometheusEndpoint;
+import io.openrs.repserver.monitor.StatsReporter;
+import io.openrs.repserver.monitor.StatsSampler;
+import io.openrs.repserver.nrm.ColumnTypes;
+import io.openrs.repserver.origin.LocatorKeeper;
+import io.openrs.repserver.origin.OriginPipeline;
+import io.openrs.repserver.origin.OriginState;
+import io.openrs.repserver.origin.PipelineSettings;
+import io.openrs.repserver.rules.ReplicationRules;
+import io.openrs.wire.ErrorCode;
+import io.openrs.wire.WireProtocol;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replication server: the RSSD and its STS cache, the stable queues, one inbound pipeline per
+ * origin (EXEC hand-off, NRM, inbound queue, SQT/DIST), one outbound queue per connection, and the
+ * LTL listener.
+ *
+ * <p>Its public methods are the Java API the admin commands call: connections, replication
+ * definitions, subscriptions, log transfer and distributor control. A method that changes state
+ * persists it in the RSSD before it returns.
+ *
+ * <p>Start with {@link #start}; {@link #close} is the graceful shutdown (agents told, NRM drains
+ * what EXEC accepted, SQT/DIST stop, locators saved, queues close after their writers finish).
+ */
+public final class ReplicationServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicationServer.class);
+
+  /** The first administrator's name. */
+  public static final String ADMIN_USER = "sa";
+
+  private final ServerSettings settings;
+  private final ParameterValues parameters;
+  private final MeterRegistry registry;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final Rssd rssd;
+  private final StsCache sts;
+  private final ReplicationRules rules;
+  private final FileQueueManager queues;
+  private final ScheduledExecutorService rssdWriter;
+  private final Map<Integer, OriginPipeline> origins = new ConcurrentHashMap<>();
+  private final Map<Integer, OutboundQueue> outbound = new ConcurrentHashMap<>();
+  private final Map<Integer, Map<Integer, Oqid>> heldByOrigin = new HashMap<>();
+  private volatile LtlListener listener;
+  private volatile PrometheusEndpoint prometheus;
+  private volatile PgServer admin;
+  private StatsReporter stats;
+  private StatsSampler sampler;
+  private volatile boolean closing;
+
+  private ReplicationServer(ServerSettings settings, MeterRegistry registry) throws IOException {
+    this.settings = settings;
+    this.registry = registry;
+    Files.createDirectories(settings.directory());
+    lockChannel =
+        FileChannel.open(
+            settings.directory().resolve("repserver.lock"),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE);
+    lock = lockChannel.tryLock();
+    if (lock == null) {
+      lockChannel.close();
+      throw new IOException(
+          "another server is running in " + settings.directory() + " (repserver.lock is held)");
+    }
+    Rssd opened = null;
+    FileQueueManager q = null;
+    try {
+      opened = Rssd.open(settings.rssd());
+      this.rssd = opened;
+      this.parameters = layerRssdValues(settings.parameters(), rssd);
+      ParameterValues p = parameters;
+      this.sts = new StsCache(rssd, p.getInt("sts_cachesize"), fullyCachedTables(p), registry);
+      this.rules = new ReplicationRules(rssd, sts);
+      ensureAdministrator();
+      q =
+          FileQueueManager.open(
+              settings.directory().resolve("queues"),
+              settings.partitions(),
+              registry,
+              Clock.SYSTEM);
+      this.queues = q;
+      this.rssdWriter =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "RSSD writer");
+                t.setDaemon(true);
+                return t;
+              });
+    } catch (RuntimeException | IOException e) {
+      if (q != null) {
+        q.close();
+      }
+      if (opened != null) {
+        opened.close();
+      }
+      lock.release();
+      lockChannel.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts a server: recovers its queues and origins and opens the LTL listener and the admin port.
+   * The admin command {@code shutdown} closes it on a new thread.
+   */
+  public static ReplicationServer start(ServerSettings settings, MeterRegistry registry)
+      throws IOException {
+    ReplicationServer[] started = new ReplicationServer[1];
+    return started[0] =
+        start(
+            settings,
+            registry,
+            () -> {
+              Thread t = new Thread(() -> started[0].close(), "shutdown");
+              t.start();
+            });
+  }
+
+  /**
+   * Starts a server whose admin command {@code shutdown} runs {@code onShutdown} (the process's
+   * exit, for {@code bin/repserver}).
+   */
+  public static ReplicationServer start(
+      ServerSettings settings, MeterRegistry registry, Runnable onShutdown) throws IOException {
+    ReplicationServer s = new ReplicationServer(settings, registry);
+    try {
+      s.recover();
+      ParameterValues p = s.parameters;
+      s.listener =
+          LtlListener.start(
+              new LtlListener.Settings(
+                  p.getString("listen_address"),
+                  p.getInt("ltl_port"),
+                  p.getInt("exec_max_connections"),
+                  WireProtocol.DEFAULT_MAX_FRAME_LENGTH),
+              s.new Gate(),
+              s.rssdWriter);
+      s.rssdWriter.scheduleWithFixedDelay(s::saveLocators, 1, 1, TimeUnit.SECONDS);
+      s.stats = new StatsReporter(registry, Clock.SYSTEM);
+      s.admin =
+          PgServer.start(
+              new PgServerSettings(
+                  p.getString("listen_address"),
+                  p.getInt("admin_port"),
+                  pemFile(settings, p.getString("admin_tls_certificate")),
+                  pemFile(settings, p.getString("admin_tls_private_key")),
+                  PgServerSettings.DEFAULT_MAX_CONNECTIONS,
+                  "15.0 (openrs 0.1.0)"),
+              new AdminService(s, onShutdown));
+      s.sampler = new StatsSampler(s.stats, s.rssd.counterSamples(), s.rssdWriter);
+      int prometheusPort = p.getInt("prometheus_port");
+      if (prometheusPort != 0 && registry instanceof PrometheusMeterRegistry prometheusRegistry) {
+        s.prometheus =
+            PrometheusEndpoint.start(
+                p.getString("listen_address"), prometheusPort, prometheusRegistry);
+      }
+      LOG.info(
+          "replication server {} started: LTL port {}, {} origins, {} connections",
+          settings.name(),
+          s.listener.port(),
+          s.origins.size(),
+          s.outbound.size());
+      return s;
+    } catch (RuntimeException | IOException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  // ---- start-up ------------------------------------------------------------------------------
+
+  /**
+   * Values set by admin commands and saved in the RSSD ({@code rs_config}) win over the start-up
+   * file's, except the parameters only the file may set.
+   */
+  private static ParameterValues layerRssdValues(ParameterValues file, Rssd rssd) {
+    Map<String, String> saved = new HashMap<>();
+    for (Map.Entry<String, String> e : rssd.config().serverValues().entrySet()) {
+      file.catalog()
+          .find(e.getKey())
+          .filter(param -> !param.configFileOnly())
+          .ifPresent(param -> saved.put(param.name(), e.getValue()));
+    }
+    if (saved.isEmpty()) {
+      return file;
+    }
+    LOG.info("server parameters saved in the RSSD override the configuration file: {}", saved);
+    return ParameterValues.of(file.catalog(), file.scope(), saved).over(file);
+  }
+
+  /** The server's effective parameter values (RSSD over the configuration file over defaults). */
+  public ParameterValues parameters() {
+    return parameters;
+  }
+
+  private static Set<String> fullyCachedTables(ParameterValues p) {
+    Set<String> tables = new HashSet<>();
+    String prefix = "sts_full_cache_";
+    for (Map.Entry<String, String> e : p.effectiveValues().entrySet()) {
+      if (e.getKey().startsWith(prefix) && p.getBoolean(e.getKey())) {
+        tables.add(e.getKey().substring(prefix.length()));
+      }
+    }
+    return tables;
+  }
+
+  private void ensureAdministrator() {
+    if (!rssd.users().all().isEmpty()) {
+      return;
+    }
+    char[] password =
+        settings
+            .initialAdminPassword()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "the RSSD has no user yet: give the first administrator's password"
+                            + " (configuration admin_password_env / admin_password_file, or the"
+                            + " environment variable OPENRS_ADMIN_PASSWORD); there is no built-in"
+                            + " default"));
+    rssd.users().create(new RssdUser(ADMIN_USER, UserRole.ADMIN, ScramVerifier.derive(password)));
+    LOG.info("created administrator {} in the RSSD", ADMIN_USER);
+  }
+
+  private void recover() throws IOException {
+    for (ConnectionDef c : rssd.connections().all()) {
+      openOutbound(c);
+    }
+    scanOutboundQueues();
+    for (ConnectionDef c : rssd.connections().all()) {
+      if (c.logTransfer()) {
+        startOrigin(c);
+      }
+    }
+  }
+
+  private QueueSettings queueSettings(boolean outboundQueue) {
+    ParameterValues p = parameters;
+    return QueueSettings.defaults()
+        .withBlockSizeBytes(p.getInt("block_size"))
+        .withPageSizeBlocks(p.getInt("sqm_page_size"))
+        .withWriteFlush(WriteFlush.valueOf(p.getString("sqm_write_flush").toUpperCase(Locale.ROOT)))
+        .withCacheSizeBytes(p.getLong("sqm_cache_size"))
+        .withWriteRequestLimitBytes(
+            p.getLong(
+                outboundQueue ? "md_sqm_write_request_limit" : "exec_sqm_write_request_limit"))
+        .withSegmentSizeBytes(p.getLong("sqm_segment_size"))
+        .withMaxMessageBytes(p.getInt("sqm_max_message_size"));
+  }
+
+  private OutboundQueue openOutbound(ConnectionDef c) {
+    return outbound.computeIfAbsent(
+        c.id(),
+        id ->
+            new OutboundQueue(
+                id, c.name(), queues.openOrCreateQueue(QueueId.outbound(id), queueSettings(true))));
+  }
+
+  /**
+   * Learns, per outbound queue, the last commit of each origin it holds, so a transaction re-read
+   * from an inbound queue after a restart is not written to it twice.
+   */
+  private void scanOutboundQueues() {
+    PackedDecoder decoder = new PackedDecoder();
+    for (OutboundQueue q : outbound.values()) {
+      io.openrs.queue.QueuePosition after = null;
+      while (true) {
+        List<QueueMessage> chunk =
+            after == null ? q.queue().dumpFromStart(4096) : q.queue().dump(after, 4097);
+        int first = after == null ? 0 : 1;
+        if (chunk.size() <= first) {
+          break;
+        }
+        for (QueueMessage m : chunk.subList(first, chunk.size())) {
+          try {
+            int origin = OriginEnvelope.originOf(m.payload());
+            Optional<LtlCommand> c = OriginEnvelope.commandOf(m.payload(), decoder);
+            if (c.isPresent() && c.get() instanceof LtlCommand.Commit commit) {
+              heldByOrigin
+                  .computeIfAbsent(origin, k -> new HashMap<>())
+                  .put(q.replicateConnectionId(), commit.oqid());
+            }
+          } catch (PackedFormatException e) {
+            throw new IllegalStateException(
+                "outbound queue " + q.queue().id() + " holds a damaged message at " + m.position(),
+                e);
+          }
+        }
+        after = chunk.get(chunk.size() - 1).position();
+      }
+    }
+  }
+
+  private OriginPipeline startOrigin(ConnectionDef c) throws IOException {
+    StableQueue inbound = queues.openOrCreateQueue(QueueId.inbound(c.id()), queueSettings(false));
+    Optional<Oqid> lastWritten = lastOqid(inbound);
+    Optional<Locator> stored = rssd.locators().find(c.id());
+    Optional<Oqid> storedOqid = stored.filter(l -> l.oqid().length > 0).map(l -> Oqid.of(l.oqid()));
+    Optional<Oqid> durable = max(lastWritten, storedOqid);
+    OriginState state = new OriginState(c.id(), c.name(), durable);
+    if (c.logTransferState() == ConnectionState.SUSPENDED) {
+      state.stopLogTransfer("log transfer is suspended (resume log transfer)");
+    }
+    ParameterValues p = parameters;
+    Map<Integer, Oqid> held = heldByOrigin.getOrDefault(c.id(), Map.of());
+    OriginPipeline pipeline =
+        new OriginPipeline(
+            state,
+            inbound,
+            new LocatorKeeper(state, rssd.locators(), stored),
+            durable,
+            rules,
+            (rereader, stats) ->
+                new Distributor(c.id(), rules, this::outboundFor, rereader, stats, held),
+            new PipelineSettings(
+                p.getBoolean("nrm_thread"),
+                p.getLong("exec_nrm_request_limit"),
+                p.getLong("sqt_max_cache_size")),
+            registry,
+            replicateId -> outboundFor(replicateId).replicateName());
+    origins.put(c.id(), pipeline);
+    LOG.info(
+        "origin {} (connection {}) recovered: truncation point {}",
+        c.name(),
+        c.id(),
+        durable.map(Oqid::toString).orElse("none"));
+    return pipeline;
+  }
+
+  private OutboundQueue outboundFor(int replicateId) {
+    OutboundQueue q = outbound.get(replicateId);
+    if (q == null) {
+      ConnectionDef c =
+          rssd.connections()
+              .find(replicateId)
+              .orElseThrow(
+                  () -> new IllegalStateException("no connection " + replicateId + " in the RSSD"));
+      q = openOutbound(c);
+    }
+    return q;
+  }
+
+  private static Optional<Oqid> lastOqid(StableQueue inbound) {
+    Optional<QueueMessage> last = inbound.lastMessage();
+    if (last.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      Optional<LtlCommand> c = new PackedDecoder().decode(last.get().payload());
+      if (c.isPresent() && c.get() instanceof LtlCommand.InTransaction t) {
+        return Optional.of(t.oqid());
+      }
+      return Optional.empty();
+    } catch (PackedFormatException e) {
+      throw new IllegalStateException(
+          "the last message of inbound queue "
+              + inbound.id()
+              + " at "
+              + last.get().position()
+              + " is damaged",
+          e);
+    }
+  }
+
+  private static Optional<Oqid> max(Optional<Oqid> a, Optional<Oqid> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    return a.get().compareTo(b.get()) >= 0 ? a : b;
+  }
+
+  private void saveLocators() {
+    for (OriginPipeline p : origins.values()) {
+      p.locator().save();
+    }
+  }
+
+  // ---- the agent gate ------------------------------------------------------------------------
+
+  private final class Gate implements AgentGate {
+    @Override
+    public OriginPipeline admit(LtlCommand.Connect connect) throws AgentRejectedException {
+      if (closing) {
+        throw new AgentRejectedException(ErrorCode.SHUTTING_DOWN, "the server is shutting down");
+      }
+      Optional<RssdUser> user = sts.user(connect.user());
+      if (user.isEmpty()
+          || user.get().role() != UserRole.ADMIN
+          || !ScramVerifier.matches(user.get().scramSha256(), connect.password().toCharArray())) {
+        throw new AgentRejectedException(
+            ErrorCode.AUTHENTICATION_FAILED,
+            "login of user '"
+                + connect.user()
+                + "' failed: unknown user, wrong password or no"
+                + " permission to connect a replication agent");
+      }
+      String origin = connect.originServer() + "." + connect.originDatabase();
+      Optional<ConnectionDef> c = sts.connection(connect.originServer(), connect.originDatabase());
+      if (c.isEmpty() || !c.get().logTransfer()) {
+        throw new AgentRejectedException(
+            ErrorCode.UNKNOWN_ORIGIN,
+            c.isEmpty()
+                ? "no connection " + origin + " (create connection ... with log transfer on)"
+                : "connection "
+                    + origin
+                    + " has no log transfer (alter connection ... set log"
+                    + " transfer on)");
+      }
+      OriginPipeline p = origins.get(c.get().id());
+      if (p == null) {
+        throw new AgentRejectedException(
+            ErrorCode.UNKNOWN_ORIGIN, "origin " + origin + " is not started");
+      }
+      OriginState.LogTransfer lt = p.state().logTransfer();
+      if (!lt.running()) {
+        throw new AgentRejectedException(
+            ErrorCode.LOG_TRANSFER_STOPPED,
+            "log transfer from " + origin + " is stopped: " + lt.stoppedBecause().orElse(""));
+      }
+      return p;
+    }
+  }
+
+  // ---- the Java API the admin commands call ----------------------------------------------------
+
+  /** {@code create connection}: a primary (with log transfer) or replicate database. */
+  public synchronized ConnectionDef createConnection(
+      String dataserver,
+      String database,
+      Profile profile,
+      boolean logTransfer,
+      Map<String, String> properties)
+      throws IOException {
+    ConnectionDef c =
+        rssd.connections().create(dataserver, database, profile, logTransfer, properties);
+    rules.changed();
+    openOutbound(c);
+    if (logTransfer) {
+      startOrigin(c);
+    }
+    return c;
+  }
+
+  /** The connection {@code ds.db}. */
+  public Optional<ConnectionDef> connection(String dataserver, String database) {
+    return sts.connection(dataserver, database);
+  }
+
+  /**
+   * {@code create replication definition}: checks its column types, key and searchable columns.
+   *
+   * @throws IllegalArgumentException naming the column and what is wrong with it
+   */
+  public synchronized void createRepDef(RepDef d) {
+    Set<String> names = new LinkedHashSet<>();
+    for (RepDefColumn c : d.columns()) {
+      if (!names.add(c.name())) {
+        throw new IllegalArgumentException(
+            "replication definition " + d.name() + ": column " + c.name() + " is listed twice");
+      }
+      if (ColumnTypes.familyOf(c.type()).isEmpty()) {
+        throw new IllegalArgumentException(
+            "replication definition "
+                + d.name()
+                + ": column "
+                + c.name()
+                + " has unknown datatype '"
+                + c.type()
+                + "'; known: "
+                + new java.util.TreeSet<>(ColumnTypes.knownTypes()));
+      }
+    }
+    for (String k : d.primaryKey()) {
+      if (!names.contains(k)) {
+        throw new IllegalArgumentException(
+            "replication definition " + d.name() + ": primary key column " + k + " is not listed");
+      }
+    }
+    for (String k : d.searchableColumns()) {
+      if (!names.contains(k)) {
+        throw new IllegalArgumentException(
+            "replication definition " + d.name() + ": searchable column " + k + " is not listed");
+      }
+    }
+    requirePrimary(d.primaryConnectionId(), d.name());
+    rssd.repDefs().create(d);
+    rules.changed();
+  }
+
+  /** {@code create database replication definition}. */
+  public synchronized void createDatabaseRepDef(DatabaseRepDef d) {
+    requirePrimary(d.primaryConnectionId(), d.name());
+    rssd.repDefs().createDatabaseRepDef(d);
+    rules.changed();
+  }
+
+  private void requirePrimary(int connectionId, String repDef) {
+    ConnectionDef c =
+        rssd.connections()
+            .find(connectionId)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "replication definition "
+                            + repDef
+                            + ": no connection with id "
+                            + connectionId));
+    if (!c.logTransfer()) {
+      throw new IllegalArgumentException(
+          "replication definition "
+              + repDef
+              + ": connection "
+              + c.name()
+              + " has no log transfer, so it is not a primary");
+    }
+  }
+
+  /**
+   * {@code create subscription}: binds a replication definition to a replicate connection, with an
+   * optional where clause over the definition's columns.
+   *
+   * @return notices for the DBA (for example what the primary must send for the where clause)
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public synchronized List<String> createSubscription(
+      String name,
+      String repDefName,
+      boolean databaseLevel,
+      String replicateDataserver,
+      String replicateDatabase,
+      Optional<String> whereClause) {
+    ConnectionDef replicate =
+        rssd.connections()
+            .find(replicateDataserver, replicateDatabase)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "subscription "
+                            + name
+                            + ": no connection "
+                            + replicateDataserver
+                            + "."
+                            + replicateDatabase));
+    List<String> notices = new ArrayList<>();
+    if (whereClause.isPresent()) {
+      WhereClause w = WhereClause.parse(whereClause.get());
+      if (!databaseLevel) {
+        RepDef d =
+            rssd.repDefs()
+                .find(repDefName)
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            "subscription " + name + ": no replication definition " + repDefName));
+        Set<String> columns = new HashSet<>();
+        d.columns().forEach(c -> columns.add(c.name().toLowerCase(Locale.ROOT)));
+        Set<String> key = new HashSet<>();
+        (d.primaryKey().isEmpty() ? new ArrayList<>(columns) : d.primaryKey())
+            .forEach(k -> key.add(k.toLowerCase(Locale.ROOT)));
+        List<String> nonKey = new ArrayList<>();
+        for (String c : w.columns()) {
+          if (!columns.contains(c.toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException(
+                "subscription "
+                    + name
+                    + ": the where clause reads column "
+                    + c
+                    + ", which replication definition "
+                    + repDefName
+                    + " does not list");
+          }
+          if (!key.contains(c.toLowerCase(Locale.ROOT))) {
+            nonKey.add(c);
+          }
+        }
+        ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
+        if (!nonKey.isEmpty()) {
+          String table = d.primarySchema() + "." + d.primaryTable();
+          notices.add(
+              primary.profile() == Profile.POSTGRESQL
+                  ? "subscription "
+                      + name
+                      + " filters on non-key column(s) "
+                      + nonKey
+                      + " of "
+                      + table
+                      + ": PostgreSQL sends their old values only with REPLICA IDENTITY FULL. Run"
+                      + " ALTER TABLE "
+                      + table
+                      + " REPLICA IDENTITY FULL at "
+                      + primary.name()
+                      + "; otherwise an update of such a row stops the distributor with an error"
+                      + " naming it (nothing is guessed)."
+                  : "subscription "
+                      + name
+                      + " filters on non-key column(s) "
+                      + nonKey
+                      + " of "
+                      + table
+                      + ": the primary must log full before images (binlog_row_image=FULL on"
+                      + " MariaDB/MySQL).");
+        }
+      }
+    }
+    rssd.subscriptions()
+        .create(
+            name, repDefName, databaseLevel, replicate.id(), whereClause, SubscriptionState.VALID);
+    rules.changed();
+    openOutbound(replicate);
+    notices.forEach(n -> LOG.warn("{}", n));
+    return notices;
+  }
+
+  /** {@code drop subscription}. */
+  public synchronized void dropSubscription(
+      String name, String replicateDataserver, String replicateDatabase) {
+    ConnectionDef replicate =
+        rssd.connections()
+            .find(replicateDataserver, replicateDatabase)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "no connection " + replicateDataserver + "." + replicateDatabase));
+    rssd.subscriptions().drop(name, replicate.id());
+    rules.changed();
+  }
+
+  /**
+   * {@code alter connection ... set p to 'v'}: saved with the connection; DSI parameters take
+   * effect when the connection resumes.
+   */
+  public synchronized void setConnectionProperty(
+      String dataserver, String database, String key, String value) {
+    ConnectionDef c = requireConnection(dataserver, database);
+    rssd.connections().setProperty(c.id(), key, value);
+    rules.changed();
+  }
+
+  /**
+   * {@code drop connection}: refused while definitions or subscriptions use it (the RSSD names
+   * them) or while an agent is connected; its queues are dropped with it.
+   */
+  public synchronized void dropConnection(String dataserver, String database) throws IOException {
+    ConnectionDef c = requireConnection(dataserver, database);
+    OriginPipeline p = origins.get(c.id());
+    if (p != null && p.agentConnected()) {
+      throw new IllegalStateException(
+          "connection "
+              + c.name()
+              + " has a replication agent connected; suspend log transfer first");
+    }
+    rssd.connections().drop(c.id());
+    rules.changed();
+    if (p != null) {
+      origins.remove(c.id());
+      p.close();
+      queues.dropQueue(QueueId.inbound(c.id()));
+    }
+    if (outbound.remove(c.id()) != null) {
+      queues.dropQueue(QueueId.outbound(c.id()));
+    }
+  }
+
+  /** {@code suspend connection to ds.db}: the DSI of the connection stops applying. */
+  public void suspendConnection(String dataserver, String database) {
+    rssd.connections()
+        .setState(requireConnection(dataserver, database).id(), ConnectionState.SUSPENDED);
+  }
+
+  /** {@code resume connection to ds.db}. */
+  public void resumeConnection(String dataserver, String database) {
+    rssd.connections()
+        .setState(requireConnection(dataserver, database).id(), ConnectionState.ACTIVE);
+  }
+
+  /** {@code drop replication definition}: refused while a subscription uses it. */
+  public synchronized void dropRepDef(String name) {
+    rssd.repDefs().drop(name);
+    rules.changed();
+  }
+
+  /** {@code drop database replication definition}. */
+  public synchronized void dropDatabaseRepDef(String name) {
+    rssd.repDefs().dropDatabaseRepDef(name);
+    rules.changed();
+  }
+
+  /** The connection {@code ds.db}, or an error naming it. */
+  public ConnectionDef requireConnection(String dataserver, String database) {
+    return rssd.connections()
+        .find(dataserver, database)
+        .orElseThrow(
+            () -> new IllegalArgumentException("no connection " + dataserver + "." + database));
+  }
+
+  /** Every origin pipeline, by connection id. */
+  public Map<Integer, OriginPipeline> origins() {
+    return java.util.Collections.unmodifiableMap(origins);
+  }
+
+  /**
+   * {@code suspend log transfer from ds.db}: disconnects the agent and refuses it until resumed.
+   */
+  public void suspendLogTransfer(String dataserver, String database) {
+    OriginPipeline p = requireOrigin(dataserver, database);
+    rssd.connections().setLogTransferState(p.state().connectionId(), ConnectionState.SUSPENDED);
+    p.suspendLogTransfer("log transfer suspended by an administrator");
+  }
+
+  /** {@code resume log transfer from ds.db}. */
+  public void resumeLogTransfer(String dataserver, String database) {
+    OriginPipeline p = requireOrigin(dataserver, database);
+    rssd.connections().setLogTransferState(p.state().connectionId(), ConnectionState.ACTIVE);
+    p.resumeLogTransfer();
+  }
+
+  /** {@code resume distributor ds.db}: restarts a stopped DIST from its oldest unfinished work. */
+  public void resumeDistributor(String dataserver, String database) throws InterruptedException {
+    requireOrigin(dataserver, database).resumeDistributor();
+  }
+
+  /** The pipeline of origin {@code ds.db}. */
+  public Optional<OriginPipeline> origin(String dataserver, String database) {
+    return sts.connection(dataserver, database).map(c -> origins.get(c.id()));
+  }
+
+  private OriginPipeline requireOrigin(String dataserver, String database) {
+    return origin(dataserver, database)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no origin "
+                        + dataserver
+                        + "."
+                        + database
+                        + " (a connection with log transfer)"));
+  }
+
+  /** The RSSD locator row of origin {@code ds.db} (its last saved OQID and resume blob). */
+  public Locator locatorOf(String dataserver, String database) {
+    OriginPipeline p = requireOrigin(dataserver, database);
+    return rssd.locators()
+        .find(p.state().connectionId())
+        .orElseThrow(
+            () -> new IllegalStateException("no locator saved yet for " + p.state().name()));
+  }
+
+  /** The outbound queue of a replicate connection. */
+  public Optional<StableQueue> outboundQueue(String dataserver, String database) {
+    return sts.connection(dataserver, database)
+        .map(c -> outbound.get(c.id()))
+        .map(OutboundQueue::queue);
+  }
+
+  /** Creates a user with a salted SCRAM-SHA-256 verifier of {@code password}. */
+  public void createUser(String name, UserRole role, char[] password) {
+    rssd.users().create(new RssdUser(name, role, ScramVerifier.derive(password)));
+  }
+
+  /** The port the LTL listener is bound to. */
+  public int ltlPort() {
+    return listener.port();
+  }
+
+  public Rssd rssd() {
+    return rssd;
+  }
+
+  public StsCache sts() {
+    return sts;
+  }
+
+  public FileQueueManager queues() {
+    return queues;
+  }
+
+  public ServerSettings settings() {
+    return settings;
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  private static Optional<Path> pemFile(ServerSettings settings, String path) {
+    return path.isEmpty() ? Optional.empty() : Optional.of(settings.directory().resolve(path));
+  }
+
+  /** The admin port (PostgreSQL protocol) bound. */
+  public int adminPort() {
+    return admin.port();
+  }
+
+  /** What {@code admin stats} shows. */
+  public StatsReporter stats() {
+    return stats;
+  }
+
+  /** {@code admin stats, ..., save, ...}: samples counters to the RSSD. */
+  public StatsSampler sampler() {
+    return sampler;
+  }
+
+  /** The Prometheus endpoint's port, when one runs. */
+  public java.util.OptionalInt prometheusPort() {
+    PrometheusEndpoint e = prometheus;
+    return e == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(e.port());
+  }
+
+  /** Graceful shutdown. */
+  @Override
+  public void close() {
+    closing = true;
+    if (listener != null) {
+      listener.close();
+    }
+    if (admin != null) {
+      admin.close();
+    }
+    if (sampler != null) {
+      sampler.close();
+    }
+    if (prometheus != null) {
+      prometheus.close();
+    }
+    for (OriginPipeline p : origins.values()) {
+      p.close();
+    }
+    if (rssdWriter != null) {
+      rssdWriter.shutdown();
+      try {
+        rssdWriter.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (queues != null) {
+      queues.close();
+    }
+    if (rssd != null) {
+      rssd.close();
+    }
+    try {
+      lock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      LOG.warn(
+          "could not release {}: {}", settings.directory().resolve("repserver.lock"), e.toString());
+    }
+    LOG.info("replication server {} stopped", settings.name());
+  }
+}

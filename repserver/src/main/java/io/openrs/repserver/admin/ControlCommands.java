@@ -1,0 +1,219 @@
+package io.openrs.repserver.admin;
+
+import io.openrs.config.param.Parameter;
+import io.openrs.config.param.ParameterCatalog;
+import io.openrs.config.param.Scope;
+import io.openrs.config.param.TakesEffect;
+import io.openrs.config.rssd.ConnectionDef;
+import io.openrs.config.rssd.ConnectionState;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.packed.OriginEnvelope;
+import io.openrs.ltl.packed.PackedDecoder;
+import io.openrs.ltl.packed.PackedFormatException;
+import io.openrs.ltl.text.LtlWriter;
+import io.openrs.pgwire.PgException;
+import io.openrs.pgwire.PgResult;
+import io.openrs.queue.QueueMessage;
+import io.openrs.queue.QueueType;
+import io.openrs.queue.StableQueue;
+import io.openrs.repserver.ReplicationServer;
+import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.origin.OriginPipeline;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** Log transfer, connections, the distributor, configuration, queues, tickets and shutdown. */
+final class ControlCommands {
+
+  private final ReplicationServer server;
+  private final Runnable onShutdown;
+  private final ParameterCatalog catalog = ParameterCatalog.standard();
+
+  ControlCommands(ReplicationServer server, Runnable onShutdown) {
+    this.server = server;
+    this.onShutdown = onShutdown;
+  }
+
+  PgResult execute(RclCommand c) throws PgException, InterruptedException {
+    if (c instanceof RclCommand.SuspendLogTransfer s) {
+      server.suspendLogTransfer(s.dataserver(), s.database());
+    } else if (c instanceof RclCommand.ResumeLogTransfer s) {
+      server.resumeLogTransfer(s.dataserver(), s.database());
+    } else if (c instanceof RclCommand.SuspendConnection s) {
+      server.suspendConnection(s.dataserver(), s.database());
+    } else if (c instanceof RclCommand.ResumeConnection s) {
+      if (s.option().isPresent()) {
+        throw new UnsupportedOperationException(
+            "resume connection ... "
+                + s.option().get()
+                + " needs the DSI, which is not available yet");
+      }
+      server.resumeConnection(s.dataserver(), s.database());
+    } else if (c instanceof RclCommand.ResumeDistributor s) {
+      server.resumeDistributor(s.dataserver(), s.database());
+    } else if (c instanceof RclCommand.ConfigureServer s) {
+      Parameter p;
+      String value;
+      try {
+        p = catalog.requireForCommand(s.setting().name(), Scope.SERVER);
+        value = p.normalize(s.setting().value());
+      } catch (RuntimeException e) {
+        throw new PgException(
+            AdminErrors.of(e, 0).sqlState(), e.getMessage(), s.setting().position());
+      }
+      server.rssd().config().setServerValue(p.name(), value);
+      return PgResult.command(c.commandTag())
+          .withNotice(
+              p.name()
+                  + " set to '"
+                  + value
+                  + "' and saved in the RSSD; "
+                  + (p.takesEffect() == TakesEffect.IMMEDIATELY
+                      ? "it takes effect when the module next reads it"
+                      : "it takes effect " + p.takesEffect().wording()));
+    } else if (c instanceof RclCommand.AdminConfig a) {
+      return config(a);
+    } else if (c instanceof RclCommand.SysadminDumpQueue d) {
+      return dump(d);
+    } else if (c instanceof RclCommand.SysadminPurgeQueue d) {
+      purge(d);
+    } else if (c instanceof RclCommand.RsTicket) {
+      throw new UnsupportedOperationException(
+          "rs_ticket is issued at the primary database and travels with its log (the replication"
+              + " agent turns it into an LTL ticket); the agent is not available yet");
+    } else if (c instanceof RclCommand.Shutdown) {
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  TimeUnit.MILLISECONDS.sleep(100);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                onShutdown.run();
+              },
+              "admin shutdown");
+      t.setDaemon(true);
+      t.start();
+      return PgResult.command(c.commandTag()).withNotice("the server is shutting down");
+    } else {
+      throw new IllegalStateException("not a control command: " + c.kind());
+    }
+    return PgResult.command(c.commandTag());
+  }
+
+  private PgResult config(RclCommand.AdminConfig a) throws PgException {
+    Table t =
+        new Table()
+            .text("parameter")
+            .text("value")
+            .text("default")
+            .text("range")
+            .text("scope")
+            .text("takes_effect")
+            .text("source");
+    List<Parameter> params;
+    if (a.parameter().isPresent()) {
+      try {
+        params = List.of(catalog.require(a.parameter().get()));
+      } catch (RuntimeException e) {
+        throw AdminErrors.of(e, 0);
+      }
+    } else {
+      params = catalog.inScope(Scope.SERVER);
+    }
+    for (Parameter p : params) {
+      boolean saved = server.rssd().config().serverValues().containsKey(p.name());
+      boolean fromFile = server.settings().parameters().explicitValue(p.name()).isPresent();
+      String value =
+          p.settableAt(Scope.SERVER) ? server.parameters().get(p.name()) : p.defaultValue();
+      t.row(
+          p.name(),
+          value,
+          p.defaultLabel(),
+          p.rangeLabel(),
+          p.scopeLabel(),
+          p.takesEffect().label(),
+          saved ? "rssd" : fromFile ? "file" : "default");
+    }
+    return t.result("ADMIN CONFIG");
+  }
+
+  private StableQueue queue(io.openrs.queue.QueueId id) throws PgException {
+    return server
+        .queues()
+        .queue(id)
+        .orElseThrow(
+            () -> new PgException(AdminErrors.UNDEFINED_OBJECT, "no queue " + id + " is open"));
+  }
+
+  private PgResult dump(RclCommand.SysadminDumpQueue d) throws PgException {
+    StableQueue q = queue(d.queue());
+    int count = d.count().orElse(100);
+    List<QueueMessage> messages =
+        d.first().isPresent() ? q.dump(d.first().get(), count) : q.dumpFromStart(count);
+    PackedDecoder decoder = new PackedDecoder();
+    LtlWriter writer = new LtlWriter();
+    Table t = new Table().text("position").int4("origin").text("command");
+    for (QueueMessage m : messages) {
+      Integer origin = null;
+      Optional<LtlCommand> cmd;
+      try {
+        if (d.queue().type() == QueueType.OUTBOUND) {
+          origin = OriginEnvelope.originOf(m.payload());
+          cmd = OriginEnvelope.commandOf(m.payload(), decoder);
+        } else {
+          origin = d.queue().number();
+          cmd = decoder.decode(m.payload());
+        }
+      } catch (PackedFormatException e) {
+        t.row(m.position().toString(), origin, "(undecodable: " + e.getMessage() + ")");
+        continue;
+      }
+      t.row(
+          m.position().toString(),
+          origin,
+          cmd.map(writer::toText).orElse("(a command kind this version does not know)"));
+    }
+    return t.result("SYSADMIN DUMP_QUEUE");
+  }
+
+  private void purge(RclCommand.SysadminPurgeQueue d) throws PgException {
+    StableQueue q = queue(d.queue());
+    ConnectionDef c =
+        server
+            .rssd()
+            .connections()
+            .find(d.queue().number())
+            .orElseThrow(
+                () ->
+                    new PgException(
+                        AdminErrors.UNDEFINED_OBJECT, "no connection " + d.queue().number()));
+    if (d.queue().type() == QueueType.INBOUND) {
+      OriginPipeline p = server.origins().get(c.id());
+      if (p != null && p.state().logTransfer().running()) {
+        throw new PgException(
+            AdminErrors.NOT_IN_PREREQUISITE_STATE,
+            "inbound queue "
+                + d.queue()
+                + " of "
+                + c.name()
+                + " is in use: suspend log transfer from "
+                + c.name()
+                + " first (the purge loses every command in it)");
+      }
+    } else if (c.state() != ConnectionState.SUSPENDED) {
+      throw new PgException(
+          AdminErrors.NOT_IN_PREREQUISITE_STATE,
+          "outbound queue "
+              + d.queue()
+              + " of "
+              + c.name()
+              + " is in use: suspend connection to "
+              + c.name()
+              + " first (the purge loses every command in it)");
+    }
+    q.purge().join();
+  }
+}

@@ -1,0 +1,286 @@
+package io.openrs.repserver.admin;
+
+import io.openrs.config.param.Parameter;
+import io.openrs.config.param.ParameterCatalog;
+import io.openrs.config.param.Scope;
+import io.openrs.config.rssd.ConnectionDef;
+import io.openrs.config.rssd.DatabaseRepDef;
+import io.openrs.config.rssd.Profile;
+import io.openrs.config.rssd.RepDef;
+import io.openrs.config.rssd.RepDefColumn;
+import io.openrs.config.rssd.Subscription;
+import io.openrs.pgwire.PgException;
+import io.openrs.pgwire.PgResult;
+import io.openrs.repserver.ReplicationServer;
+import io.openrs.repserver.admin.rcl.ColumnDef;
+import io.openrs.repserver.admin.rcl.Materialization;
+import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.admin.rcl.Setting;
+import io.openrs.repserver.admin.rcl.TableRef;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Connections, replication definitions and subscriptions. */
+final class DefinitionCommands {
+
+  /** Connection settings that are not catalogue parameters: where and how to log in. */
+  static final Set<String> CONNECTION_KEYS =
+      Set.of("server", "port", "user", "password", "database");
+
+  private final ReplicationServer server;
+  private final ParameterCatalog catalog = ParameterCatalog.standard();
+
+  DefinitionCommands(ReplicationServer server) {
+    this.server = server;
+  }
+
+  PgResult execute(RclCommand c) throws PgException, IOException {
+    if (c instanceof RclCommand.CreateConnection cc) {
+      Profile profile = profile(cc.profile());
+      Map<String, String> props = properties(cc.settings());
+      for (String required : List.of("server", "port", "user")) {
+        if (!props.containsKey(required)) {
+          throw new PgException(
+              AdminErrors.SYNTAX_ERROR,
+              "create connection to "
+                  + cc.dataserver()
+                  + "."
+                  + cc.database()
+                  + ": set "
+                  + required
+                  + " to '...' is required");
+        }
+      }
+      ConnectionDef d =
+          server.createConnection(cc.dataserver(), cc.database(), profile, cc.logTransfer(), props);
+      return PgResult.command(c.commandTag())
+          .withNotice(
+              "connection "
+                  + d.name()
+                  + " created with id "
+                  + d.id()
+                  + (d.logTransfer() ? "; its agent may connect (log transfer on)" : ""));
+    } else if (c instanceof RclCommand.AlterConnection ac) {
+      server.requireConnection(ac.dataserver(), ac.database());
+      for (Setting s : ac.settings()) {
+        if (s.name().equals(Setting.LOG_TRANSFER)) {
+          throw new UnsupportedOperationException(
+              "alter connection ... set log transfer is not supported yet: drop and create the"
+                  + " connection with or without log transfer");
+        }
+      }
+      Map<String, String> props = properties(ac.settings());
+      for (Map.Entry<String, String> e : props.entrySet()) {
+        server.setConnectionProperty(ac.dataserver(), ac.database(), e.getKey(), e.getValue());
+      }
+      return PgResult.command(c.commandTag())
+          .withNotice("saved; DSI parameters take effect when the connection resumes");
+    } else if (c instanceof RclCommand.DropConnection dc) {
+      server.dropConnection(dc.dataserver(), dc.database());
+      return PgResult.command(c.commandTag());
+    } else if (c instanceof RclCommand.CreateRepDef rd) {
+      ConnectionDef primary =
+          server.requireConnection(rd.primaryDataserver(), rd.primaryDatabase());
+      TableRef p = rd.primaryTable();
+      TableRef r = rd.replicateTable().orElse(p);
+      List<RepDefColumn> columns = new ArrayList<>();
+      for (ColumnDef cd : rd.columns()) {
+        columns.add(new RepDefColumn(cd.name(), cd.type(), cd.replicateName().orElse(cd.name())));
+      }
+      server.createRepDef(
+          new RepDef(
+              rd.name(),
+              primary.id(),
+              p.schema().orElse(defaultSchema(primary)),
+              p.table(),
+              r.schema().orElse(p.schema().orElse(defaultSchema(primary))),
+              r.table(),
+              columns,
+              rd.primaryKey(),
+              rd.searchableColumns()));
+      return PgResult.command(c.commandTag());
+    } else if (c instanceof RclCommand.CreateDatabaseRepDef dd) {
+      ConnectionDef primary =
+          server.requireConnection(dd.primaryDataserver(), dd.primaryDatabase());
+      server.createDatabaseRepDef(
+          new DatabaseRepDef(dd.name(), primary.id(), dd.includeTables(), dd.excludeTables()));
+      return PgResult.command(c.commandTag());
+    } else if (c instanceof RclCommand.AlterRepDef) {
+      throw new UnsupportedOperationException(
+          "alter replication definition is not supported yet: drop the subscriptions, drop and"
+              + " create the definition");
+    } else if (c instanceof RclCommand.DropRepDef d) {
+      server.dropRepDef(d.name());
+      return PgResult.command(c.commandTag());
+    } else if (c instanceof RclCommand.DropDatabaseRepDef d) {
+      server.dropDatabaseRepDef(d.name());
+      return PgResult.command(c.commandTag());
+    } else if (c instanceof RclCommand.RsHelpRep h) {
+      return helpRep(h.name());
+    } else if (c instanceof RclCommand.CreateSubscription s) {
+      if (s.materialization() == Materialization.WITH) {
+        throw new UnsupportedOperationException(
+            "with materialization needs the agent's snapshot, which is not available yet; create"
+                + " the subscription without materialization and load the replicate first");
+      }
+      List<String> notices =
+          server.createSubscription(
+              s.name(),
+              s.repDefName(),
+              s.databaseLevel(),
+              s.dataserver(),
+              s.database(),
+              s.where().map(w -> w.text()));
+      PgResult result = PgResult.command(c.commandTag());
+      for (String n : notices) {
+        result = result.withNotice(n);
+      }
+      return result;
+    } else if (c instanceof RclCommand.DropSubscription s) {
+      server.dropSubscription(s.name(), s.dataserver(), s.database());
+      return PgResult.command(c.commandTag());
+    } else if (c instanceof RclCommand.CheckSubscription s) {
+      ConnectionDef replicate = server.requireConnection(s.dataserver(), s.database());
+      Subscription sub =
+          server
+              .rssd()
+              .subscriptions()
+              .find(s.name(), replicate.id())
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "no subscription " + s.name() + " at " + replicate.name()));
+      return new Table()
+          .text("subscription")
+          .text("replicate")
+          .text("state")
+          .row(sub.name(), replicate.name(), sub.state().name())
+          .result(c.commandTag());
+    } else if (c instanceof RclCommand.RsHelpSub h) {
+      Table t =
+          new Table()
+              .text("subscription")
+              .text("replication_definition")
+              .bool("database_level")
+              .text("replicate")
+              .text("where_clause")
+              .text("state")
+              .timestamptz("created");
+      for (Subscription s : server.rssd().subscriptions().all()) {
+        if (h.name().isEmpty() || h.name().get().equalsIgnoreCase(s.name())) {
+          t.row(
+              s.name(),
+              s.repDefName(),
+              s.databaseLevel(),
+              server
+                  .rssd()
+                  .connections()
+                  .find(s.replicateConnectionId())
+                  .map(ConnectionDef::name)
+                  .orElse("?"),
+              s.whereClause().orElse(null),
+              s.state().name(),
+              s.created());
+        }
+      }
+      return t.result(c.commandTag());
+    }
+    throw new IllegalStateException("not a definition command: " + c.kind());
+  }
+
+  private PgResult helpRep(Optional<String> name) {
+    Table t =
+        new Table()
+            .text("replication_definition")
+            .text("kind")
+            .text("primary")
+            .text("primary_table")
+            .text("replicate_table")
+            .text("columns")
+            .text("primary_key")
+            .text("searchable_columns");
+    for (ConnectionDef c : server.rssd().connections().all()) {
+      for (RepDef d : server.rssd().repDefs().forPrimaryConnection(c.id())) {
+        if (name.isPresent() && !name.get().equalsIgnoreCase(d.name())) {
+          continue;
+        }
+        List<String> cols = new ArrayList<>();
+        for (RepDefColumn col : d.columns()) {
+          cols.add(
+              col.name()
+                  + " "
+                  + col.type()
+                  + (col.replicateName().equals(col.name()) ? "" : " as " + col.replicateName()));
+        }
+        t.row(
+            d.name(),
+            "table",
+            c.name(),
+            d.primarySchema() + "." + d.primaryTable(),
+            d.replicateSchema() + "." + d.replicateTable(),
+            String.join(", ", cols),
+            String.join(", ", d.primaryKey()),
+            String.join(", ", d.searchableColumns()));
+      }
+      for (DatabaseRepDef d : server.rssd().repDefs().databaseRepDefsFor(c.id())) {
+        if (name.isPresent() && !name.get().equalsIgnoreCase(d.name())) {
+          continue;
+        }
+        t.row(
+            d.name(),
+            "database",
+            c.name(),
+            d.includeTables().isEmpty() ? "%" : String.join(", ", d.includeTables()),
+            d.excludeTables().isEmpty() ? null : "not " + String.join(", ", d.excludeTables()),
+            null,
+            null,
+            null);
+      }
+    }
+    return t.result("RS_HELPREP");
+  }
+
+  private static String defaultSchema(ConnectionDef primary) {
+    return primary.profile() == Profile.POSTGRESQL ? "public" : primary.database();
+  }
+
+  private static Profile profile(String name) throws PgException {
+    try {
+      return Profile.valueOf(name.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new PgException(
+          AdminErrors.INVALID_PARAMETER_VALUE,
+          "unknown profile '" + name + "'; known: postgresql, mariadb");
+    }
+  }
+
+  /** Connection keys as given; catalogue parameters checked for the connection scope. */
+  private Map<String, String> properties(List<Setting> settings) throws PgException {
+    Map<String, String> props = new LinkedHashMap<>();
+    for (Setting s : settings) {
+      String key = s.name().toLowerCase(Locale.ROOT);
+      if (CONNECTION_KEYS.contains(key)) {
+        props.put(key, s.value());
+        continue;
+      }
+      Parameter p;
+      try {
+        p = catalog.requireForCommand(key, Scope.CONNECTION);
+      } catch (RuntimeException e) {
+        throw new PgException(AdminErrors.of(e, 0).sqlState(), e.getMessage(), s.position());
+      }
+      try {
+        props.put(p.name(), p.normalize(s.value()));
+      } catch (RuntimeException e) {
+        throw new PgException(AdminErrors.INVALID_PARAMETER_VALUE, e.getMessage(), s.position());
+      }
+    }
+    return props;
+  }
+}

@@ -1,0 +1,307 @@
+package io.openrs.repserver.admin;
+
+import io.openrs.config.rssd.ConnectionDef;
+import io.openrs.config.rssd.TicketEntry;
+import io.openrs.pgwire.PgException;
+import io.openrs.pgwire.PgResult;
+import io.openrs.queue.QueueInfo;
+import io.openrs.queue.ReaderInfo;
+import io.openrs.queue.file.PartitionInfo;
+import io.openrs.repserver.ReplicationServer;
+import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.dist.DistStats;
+import io.openrs.repserver.origin.OriginPipeline;
+import io.openrs.repserver.sqt.SqtStats;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** {@code admin who}, {@code who_is_down}, {@code disk_space}, version, health, echo, tickets. */
+final class StatusCommands {
+
+  /** Version reported by {@code admin version}. */
+  static final String VERSION = "openrs 0.1.0";
+
+  /** One thread or module as {@code admin who} lists it. */
+  record Who(String name, String state, String info) {}
+
+  private final ReplicationServer server;
+
+  StatusCommands(ReplicationServer server) {
+    this.server = server;
+  }
+
+  PgResult execute(RclCommand c) throws PgException {
+    if (c instanceof RclCommand.AdminShowConnections) {
+      Table t =
+          new Table()
+              .int4("id")
+              .text("connection")
+              .text("profile")
+              .bool("log_transfer")
+              .text("state")
+              .text("log_transfer_state")
+              .text("settings");
+      for (ConnectionDef d : server.rssd().connections().all()) {
+        Map<String, String> shown = new TreeMap<>();
+        d.properties()
+            .forEach(
+                (k, v) ->
+                    shown.put(k, k.toLowerCase(Locale.ROOT).contains("password") ? "***" : v));
+        t.row(
+            d.id(),
+            d.name(),
+            d.profile().name().toLowerCase(Locale.ROOT),
+            d.logTransfer(),
+            d.state().name(),
+            d.logTransfer() ? d.logTransferState().name() : null,
+            shown.toString());
+      }
+      return t.result(c.commandTag());
+    } else if (c instanceof RclCommand.AdminWho w) {
+      return who(w.module().map(m -> m.toLowerCase(Locale.ROOT)).orElse(""), c.commandTag());
+    } else if (c instanceof RclCommand.AdminWhoIsDown) {
+      Table t = new Table().int4("spid").text("name").text("state").text("info");
+      int spid = 0;
+      for (Who w : threads()) {
+        spid++;
+        if (w.state().startsWith("Down") || w.state().equals("Suspended")) {
+          t.row(spid, w.name(), w.state(), w.info());
+        }
+      }
+      return t.result(c.commandTag());
+    } else if (c instanceof RclCommand.AdminDiskSpace) {
+      Table t =
+          new Table()
+              .text("partition")
+              .text("path")
+              .int8("total_mb")
+              .int8("used_mb")
+              .float8("used_percent")
+              .text("state");
+      for (PartitionInfo p : server.queues().partitions()) {
+        t.row(
+            p.name(),
+            p.directory().toString(),
+            p.limitBytes() >> 20,
+            p.usedBytes() >> 20,
+            p.limitBytes() == 0 ? 0.0 : Math.round(1000.0 * p.usedBytes() / p.limitBytes()) / 10.0,
+            p.dropPending() ? "DROP PENDING" : "ON-LINE");
+      }
+      return t.result(c.commandTag());
+    } else if (c instanceof RclCommand.AdminVersion) {
+      return new Table()
+          .text("version")
+          .row(
+              VERSION
+                  + " (LTL protocol 1, RSSD schema "
+                  + server.rssd().schemaVersion()
+                  + ", Java "
+                  + Runtime.version()
+                  + ")")
+          .result(c.commandTag());
+    } else if (c instanceof RclCommand.AdminHealth) {
+      long down =
+          threads().stream()
+              .filter(w -> w.state().startsWith("Down") || w.state().equals("Suspended"))
+              .count();
+      return new Table()
+          .text("mode")
+          .text("quiesce")
+          .text("status")
+          .int4("threads_down")
+          .row("NORMAL", "FALSE", down == 0 ? "HEALTHY" : "SUSPECT", (int) down)
+          .result(c.commandTag());
+    } else if (c instanceof RclCommand.AdminEcho e) {
+      return new Table().text("echo").row(e.text()).result(c.commandTag());
+    } else if (c instanceof RclCommand.AdminTicketHistory h) {
+      Table t =
+          new Table()
+              .int8("id")
+              .text("origin")
+              .text("replicate")
+              .text("headers")
+              .timestamptz("pdb_time")
+              .timestamptz("exec_time")
+              .timestamptz("dist_time")
+              .timestamptz("dsi_time")
+              .timestamptz("rdb_time")
+              .float8("latency_ms");
+      for (TicketEntry e : server.rssd().tickets().recent(h.limit().orElse(20))) {
+        Instant pdb = e.moduleTimes().get("pdb");
+        Instant rdb = e.moduleTimes().get("rdb");
+        t.row(
+            e.id(),
+            name(e.originConnectionId()),
+            name(e.replicateConnectionId()),
+            e.headers(),
+            pdb,
+            e.moduleTimes().get("exec"),
+            e.moduleTimes().get("dist"),
+            e.moduleTimes().get("dsi"),
+            rdb,
+            pdb != null && rdb != null ? Duration.between(pdb, rdb).toNanos() / 1e6 : null);
+      }
+      return t.result(c.commandTag());
+    }
+    throw new IllegalStateException("not a status command: " + c.kind());
+  }
+
+  private String name(int connectionId) {
+    return server
+        .rssd()
+        .connections()
+        .find(connectionId)
+        .map(ConnectionDef::name)
+        .orElse(String.valueOf(connectionId));
+  }
+
+  private PgResult who(String module, String tag) throws PgException {
+    switch (module) {
+      case "":
+        {
+          Table t = new Table().int4("spid").text("name").text("state").text("info");
+          int spid = 0;
+          for (Who w : threads()) {
+            t.row(++spid, w.name(), w.state(), w.info());
+          }
+          return t.result(tag);
+        }
+      case "sqm":
+        {
+          Table t =
+              new Table()
+                  .text("queue")
+                  .text("info")
+                  .text("state")
+                  .int8("first_seg")
+                  .int8("last_seg")
+                  .int8("segments_active")
+                  .text("last_position")
+                  .int8("backlog_bytes")
+                  .text("readers");
+          for (QueueInfo q : server.queues().queueInfos()) {
+            List<String> readers = new ArrayList<>();
+            for (ReaderInfo r : q.readers()) {
+              readers.add(
+                  r.name()
+                      + "@"
+                      + r.confirmed().map(Object::toString).orElse("start")
+                      + " backlog "
+                      + r.backlogBytes());
+            }
+            t.row(
+                q.queue().toString(),
+                queueOwner(q.queue().number()),
+                q.state().name() + (q.waitingForSegment() ? " (waiting for a segment)" : ""),
+                q.firstSegment(),
+                q.lastSegment(),
+                q.segmentsActive(),
+                q.lastPosition().map(Object::toString).orElse(null),
+                q.backlogBytes(),
+                String.join("; ", readers));
+          }
+          return t.result(tag);
+        }
+      case "sqt":
+        {
+          Table t =
+              new Table()
+                  .text("queue")
+                  .text("info")
+                  .int8("open")
+                  .int8("closed")
+                  .int8("rolled_back")
+                  .int8("removed")
+                  .int8("cache_mem_used")
+                  .int8("cache_mem_max")
+                  .int8("largest_tran_cmds")
+                  .text("state");
+          for (OriginPipeline p : server.origins().values()) {
+            SqtStats s = p.sqtStats();
+            t.row(
+                p.inbound().id().toString(),
+                p.state().name(),
+                s.openTrans - s.closedTrans - s.rolledBackTrans,
+                s.closedTrans,
+                s.rolledBackTrans,
+                s.transRemoved,
+                s.cacheMemUsed,
+                s.cacheMemMax,
+                s.largestTranCmds,
+                p.sqtDistAlive() ? "Active" : "Down");
+          }
+          return t.result(tag);
+        }
+      case "dist":
+        {
+          Table t =
+              new Table()
+                  .text("origin")
+                  .text("state")
+                  .int8("cmds_read")
+                  .int8("trans_processed")
+                  .int8("cmds_no_subscriber")
+                  .int8("tickets")
+                  .text("stopped_because");
+          for (OriginPipeline p : server.origins().values()) {
+            DistStats s = p.distStats();
+            t.row(
+                p.state().name(),
+                p.distributorStopped().isPresent() ? "Down" : "Active",
+                s.cmdsRead,
+                s.transProcessed,
+                s.cmdsNoSubscriber,
+                s.tickets,
+                p.distributorStopped().orElse(null));
+          }
+          return t.result(tag);
+        }
+      default:
+        throw new PgException(
+            AdminErrors.INVALID_PARAMETER_VALUE,
+            "admin who: unknown module '" + module + "'; known: sqm, sqt, dist");
+    }
+  }
+
+  private String queueOwner(int connectionId) {
+    return name(connectionId);
+  }
+
+  /** Every module thread with its state, as {@code admin who} lists them. */
+  List<Who> threads() {
+    List<Who> out = new ArrayList<>();
+    for (ConnectionDef c : server.rssd().connections().all()) {
+      OriginPipeline p = server.origins().get(c.id());
+      String q = c.id() + ":1 " + c.name();
+      if (p != null) {
+        String rep;
+        if (!p.state().logTransfer().running()) {
+          rep = "Suspended";
+        } else if (p.agentConnected()) {
+          rep = "Active";
+        } else {
+          rep = "Down";
+        }
+        out.add(new Who("REP AGENT", rep, c.name()));
+        if (p.nrmThread()) {
+          out.add(new Who("NRM", p.nrmAlive() ? "Awaiting Wakeup" : "Down", c.name()));
+        }
+        out.add(new Who("SQM", "Awaiting Message", q));
+        out.add(new Who("SQT", p.sqtDistAlive() ? "Awaiting Wakeup" : "Down", q));
+        out.add(
+            new Who(
+                "DIST",
+                p.distributorStopped().isPresent() ? "Down" : "Active",
+                q + p.distributorStopped().map(r -> " (" + r + ")").orElse("")));
+      }
+      out.add(new Who("SQM", "Awaiting Message", c.id() + ":0 " + c.name()));
+      // The DSI threads (module dsi) add their rows here when they exist.
+    }
+    return out;
+  }
+}

@@ -1,0 +1,368 @@
+package io.openrs.repserver.exec;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.text.LtlParseException;
+import io.openrs.ltl.text.LtlParser;
+import io.openrs.repserver.origin.OriginPipeline;
+import io.openrs.wire.ErrorCode;
+import io.openrs.wire.Frame;
+import io.openrs.wire.FrameCodec;
+import io.openrs.wire.WireProtocol;
+import io.openrs.wire.WireProtocolException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * EXEC: one agent's session, on a Netty event loop. Handshake (Hello → Welcome or Error), then
+ * batches: each is parsed, its commands handed to NRM through the bounded request queue, and
+ * answered at once (NRM normalizes and writes while the agent sends the next batch). A parse error
+ * keeps the commands before it and answers with batch, line and column; the agent resends from
+ * there. When NRM's queue is full the session stops reading from the socket until NRM has taken
+ * enough (back-pressure; counted as {@code ExecNrmWaitTime}).
+ *
+ * <p>{@code rs_ticket} commands are stamped with EXEC's time and the bytes received so far.
+ */
+final class AgentSession extends SimpleChannelInboundHandler<Frame> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
+
+  private final AgentGate gate;
+  private final Executor rssdWriter;
+  private boolean closed;
+  private final LtlParser parser = new LtlParser();
+  private OriginPipeline origin;
+  private long expectedSequence = 1;
+  private long bytesReceived;
+  private long waitStartNanos;
+  private boolean waitingForNrm;
+  private final ArrayDeque<Frame> backlog = new ArrayDeque<>();
+  private Oqid lastTaken;
+  private Optional<String> rejectedEarlier = Optional.empty();
+
+  AgentSession(AgentGate gate, Executor rssdWriter) {
+    this.gate = gate;
+    this.rssdWriter = rssdWriter;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+    if (closed) {
+      return;
+    }
+    if (waitingForNrm) {
+      // Frames decoded from the same read as the waiting batch: keep their order.
+      backlog.add(frame);
+      return;
+    }
+    process(ctx, frame);
+  }
+
+  private void process(ChannelHandlerContext ctx, Frame frame) {
+    try {
+      if (origin == null) {
+        handshake(ctx, frame);
+      } else if (frame instanceof Frame.Batch batch) {
+        batch(ctx, batch);
+      } else if (frame instanceof Frame.GetTruncation g) {
+        ctx.writeAndFlush(new Frame.Truncation(g.requestId(), origin.state().durableOqid()));
+        rssdWriter.execute(origin.locator()::save);
+      } else if (frame instanceof Frame.StoreResume s) {
+        origin.locator().offerResume(s.coveredUpTo(), s.blob());
+      } else {
+        refuse(ctx, ErrorCode.PROTOCOL_ERROR, "unexpected " + frame.getClass().getSimpleName());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      refuse(ctx, ErrorCode.SHUTTING_DOWN, "the server is stopping");
+    }
+  }
+
+  private void handshake(ChannelHandlerContext ctx, Frame frame) {
+    if (!(frame instanceof Frame.Hello hello)) {
+      refuse(
+          ctx,
+          ErrorCode.PROTOCOL_ERROR,
+          "the first frame must be Hello, got " + frame.getClass().getSimpleName());
+      return;
+    }
+    LtlCommand.Connect connect;
+    try {
+      connect = hello.parse();
+    } catch (WireProtocolException e) {
+      refuse(ctx, ErrorCode.PROTOCOL_ERROR, e.getMessage());
+      return;
+    }
+    OptionalInt version = WireProtocol.negotiate(connect.minVersion(), connect.maxVersion());
+    if (version.isEmpty()) {
+      refuse(
+          ctx,
+          ErrorCode.UNSUPPORTED_VERSION,
+          "the agent speaks LTL protocol versions "
+              + connect.minVersion()
+              + "-"
+              + connect.maxVersion()
+              + ", this server "
+              + WireProtocol.MIN_VERSION
+              + "-"
+              + WireProtocol.MAX_VERSION);
+      return;
+    }
+    OriginPipeline p;
+    try {
+      p = gate.admit(connect);
+    } catch (AgentRejectedException e) {
+      LOG.warn("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
+      refuse(ctx, e.code(), e.getMessage());
+      return;
+    }
+    if (!p.claim(
+        this,
+        reason ->
+            ctx.channel()
+                .eventLoop()
+                .execute(() -> refuse(ctx, ErrorCode.LOG_TRANSFER_STOPPED, reason)))) {
+      refuse(
+          ctx,
+          ErrorCode.ORIGIN_BUSY,
+          "another agent is connected for origin "
+              + p.state().name()
+              + "; retry after it disconnects");
+      return;
+    }
+    origin = p;
+    LOG.info(
+        "agent {} connected for origin {} from {} (protocol version {})",
+        connect.agent().orElse("(unnamed)"),
+        p.state().name(),
+        ctx.channel().remoteAddress(),
+        version.getAsInt());
+    ctx.writeAndFlush(
+        new Frame.Welcome(version.getAsInt(), p.state().durableOqid(), p.locator().resumeBlob()));
+  }
+
+  private void batch(ChannelHandlerContext ctx, Frame.Batch batch) throws InterruptedException {
+    long start = System.nanoTime();
+    if (batch.sequence() != expectedSequence) {
+      refuse(
+          ctx,
+          ErrorCode.PROTOCOL_ERROR,
+          "batch sequence " + batch.sequence() + " where " + expectedSequence + " was expected");
+      return;
+    }
+    if (!origin.state().logTransfer().running()) {
+      refuse(
+          ctx,
+          ErrorCode.LOG_TRANSFER_STOPPED,
+          origin.state().logTransfer().stoppedBecause().orElse("log transfer is suspended"));
+      return;
+    }
+    byte[] text = batch.ltlText();
+    bytesReceived += text.length;
+    if (rejectedEarlier.isPresent()) {
+      // The agent pipelines: batches after a rejected one were sent before it saw the answer.
+      // Taking them would skip the rejected command (and its OQID would then count as a resend).
+      origin.execStats().batchesRejected.increment();
+      expectedSequence++;
+      answer(
+          ctx,
+          new Frame.BatchRejected(
+              batch.sequence(),
+              0,
+              1,
+              1,
+              Optional.ofNullable(lastTaken),
+              "not taken: an earlier batch on this connection was rejected ("
+                  + rejectedEarlier.get()
+                  + "); reconnect and resend from the truncation point"),
+          start);
+      return;
+    }
+    List<LtlCommand.InTransaction> commands = new ArrayList<>();
+    LtlParseException parseError = null;
+    String notInTransaction = null;
+    try {
+      parser.parse(
+          text,
+          0,
+          text.length,
+          c -> {
+            if (c instanceof LtlCommand.InTransaction t) {
+              commands.add(stamp(t));
+            } else {
+              throw new NotATransactionCommand(c);
+            }
+          });
+    } catch (LtlParseException e) {
+      parseError = e;
+    } catch (NotATransactionCommand e) {
+      notInTransaction = e.getMessage();
+    }
+    origin.execStats().cmdsRecv.add(commands.size());
+    origin.execStats().bytesReceived.add(text.length);
+    if (notInTransaction != null) {
+      refuse(ctx, ErrorCode.PROTOCOL_ERROR, notInTransaction);
+      return;
+    }
+    Frame answer;
+    if (parseError == null) {
+      if (!commands.isEmpty()) {
+        lastTaken = commands.get(commands.size() - 1).oqid();
+      }
+      answer = new Frame.BatchAccepted(batch.sequence(), commands.size());
+    } else {
+      origin.execStats().batchesRejected.increment();
+      if (!commands.isEmpty()) {
+        lastTaken = commands.get(commands.size() - 1).oqid();
+      }
+      Optional<Oqid> last = Optional.ofNullable(lastTaken);
+      rejectedEarlier =
+          Optional.of(
+              "batch "
+                  + batch.sequence()
+                  + " at line "
+                  + parseError.line()
+                  + ", column "
+                  + parseError.column());
+      answer =
+          new Frame.BatchRejected(
+              batch.sequence(),
+              commands.size(),
+              parseError.line(),
+              parseError.column(),
+              last,
+              parseError.getMessage());
+      LOG.warn(
+          "origin {}: batch {} rejected after {} commands: {}",
+          origin.state().name(),
+          batch.sequence(),
+          commands.size(),
+          parseError.getMessage());
+    }
+    expectedSequence++;
+    if (commands.isEmpty()) {
+      answer(ctx, answer, start);
+      return;
+    }
+    if (!origin.nrmThread()) {
+      if (!origin.writeInline(commands)) {
+        refuse(
+            ctx,
+            ErrorCode.LOG_TRANSFER_STOPPED,
+            origin.state().logTransfer().stoppedBecause().orElse("log transfer stopped"));
+        return;
+      }
+      answer(ctx, answer, start);
+      return;
+    }
+    hand(ctx, commands, text.length, answer, start);
+  }
+
+  private void hand(
+      ChannelHandlerContext ctx,
+      List<LtlCommand.InTransaction> commands,
+      long bytes,
+      Frame answer,
+      long start) {
+    boolean queued =
+        origin.offer(
+            commands,
+            bytes,
+            () ->
+                ctx.channel()
+                    .eventLoop()
+                    .execute(
+                        () -> {
+                          if (closed) {
+                            return;
+                          }
+                          origin.execStats().nrmWaits.increment();
+                          origin.execStats().nrmWaitNanos.add(System.nanoTime() - waitStartNanos);
+                          waitingForNrm = false;
+                          hand(ctx, commands, bytes, answer, start);
+                          while (!waitingForNrm && !closed && !backlog.isEmpty()) {
+                            process(ctx, backlog.poll());
+                          }
+                          if (!waitingForNrm) {
+                            ctx.channel().config().setAutoRead(true);
+                          }
+                        }));
+    if (queued) {
+      answer(ctx, answer, start);
+    } else {
+      waitingForNrm = true;
+      waitStartNanos = System.nanoTime();
+      ctx.channel().config().setAutoRead(false);
+    }
+  }
+
+  private void answer(ChannelHandlerContext ctx, Frame answer, long start) {
+    ctx.writeAndFlush(answer);
+    origin.execStats().batches.increment();
+    origin.execStats().batchNanos.add(System.nanoTime() - start);
+  }
+
+  private LtlCommand.InTransaction stamp(LtlCommand.InTransaction c) {
+    if (!(c instanceof LtlCommand.Ticket t)) {
+      return c;
+    }
+    List<String> headers = new ArrayList<>(t.headers());
+    headers.add("EXEC=" + Instant.now().truncatedTo(ChronoUnit.MICROS));
+    headers.add("B=" + bytesReceived);
+    return new LtlCommand.Ticket(t.tran(), t.oqid(), t.time(), headers);
+  }
+
+  private void refuse(ChannelHandlerContext ctx, ErrorCode code, String message) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    FrameCodec.closeWithError(ctx.channel(), code, message);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (origin != null) {
+      origin.release(this);
+      LOG.info("agent for origin {} disconnected", origin.state().name());
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof WireProtocolException
+        || cause.getCause() instanceof WireProtocolException) {
+      refuse(ctx, ErrorCode.PROTOCOL_ERROR, cause.getMessage());
+    } else if (cause instanceof java.io.IOException) {
+      ctx.close();
+    } else {
+      LOG.error("agent session failed", cause);
+      refuse(ctx, ErrorCode.INTERNAL, cause.toString());
+    }
+  }
+
+  private static final class NotATransactionCommand extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotATransactionCommand(LtlCommand c) {
+      super(
+          "a batch holds only transaction commands; got "
+              + c.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT)
+              + " (use the GetTruncation frame)",
+          null,
+          false,
+          false);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.openrs.repserver.origin;
+
+import io.openrs.ltl.Oqid;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What the server knows about one origin (a primary connection with log transfer): the locator made
+ * durable in its inbound queue (the secondary truncation point told to its agent), whether log
+ * transfer is running, and why it stopped.
+ *
+ * <p>The durable locator is written only by the inbound queue's writer thread (append futures
+ * complete in order) and read by any thread.
+ */
+public final class OriginState {
+
+  /** Log transfer from the origin: running, or stopped with the reason. */
+  public record LogTransfer(boolean running, Optional<String> stoppedBecause) {
+    static final LogTransfer RUNNING = new LogTransfer(true, Optional.empty());
+  }
+
+  private final int connectionId;
+  private final String name;
+  private volatile Oqid durableOqid;
+  private final AtomicReference<LogTransfer> logTransfer =
+      new AtomicReference<>(LogTransfer.RUNNING);
+
+  /**
+   * @param connectionId the origin connection's id
+   * @param name {@code dataserver.database}
+   * @param durableOqid the last locator known durable at start
+   */
+  public OriginState(int connectionId, String name, Optional<Oqid> durableOqid) {
+    this.connectionId = connectionId;
+    this.name = name;
+    this.durableOqid = durableOqid.orElse(null);
+  }
+
+  public int connectionId() {
+    return connectionId;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The last locator durable in the inbound queue: the secondary truncation point. */
+  public Optional<Oqid> durableOqid() {
+    return Optional.ofNullable(durableOqid);
+  }
+
+  /** The writer made everything up to {@code oqid} durable; never moves backwards. */
+  public void durable(Oqid oqid) {
+    Oqid current = durableOqid;
+    if (current == null || oqid.compareTo(current) > 0) {
+      durableOqid = oqid;
+    }
+  }
+
+  public LogTransfer logTransfer() {
+    return logTransfer.get();
+  }
+
+  /** Stops log transfer; the first reason stays. @return whether this call stopped it */
+  public boolean stopLogTransfer(String reason) {
+    return logTransfer.compareAndSet(
+        LogTransfer.RUNNING, new LogTransfer(false, Optional.of(reason)));
+  }
+
+  /** Lets log transfer run again ({@code resume log transfer}). */
+  public void resumeLogTransfer() {
+    logTransfer.set(LogTransfer.RUNNING);
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + connectionId + ")";
+  }
+}

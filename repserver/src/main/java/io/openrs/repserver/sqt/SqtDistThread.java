@@ -1,0 +1,138 @@
+package io.openrs.repserver.sqt;
+
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.packed.PackedDecoder;
+import io.openrs.ltl.packed.PackedFormatException;
+import io.openrs.queue.QueueMessage;
+import io.openrs.queue.QueuePosition;
+import io.openrs.queue.QueueReader;
+import io.openrs.queue.StableQueue;
+import io.openrs.repserver.dist.DistributionException;
+import io.openrs.repserver.dist.Distributor;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SQT/DIST thread of one origin: reads the inbound queue with its own reader ({@code SQT}),
+ * sorts commands into committed transactions ({@link TransactionSorter}), hands each to the {@link
+ * Distributor} in commit order, and confirms the inbound queue only behind transactions whose
+ * outbound writes are durable ({@link TruncationTracker}).
+ *
+ * <p>When DIST cannot place a command it stops (the reason goes to {@code onStop}); the inbound
+ * queue keeps everything from the oldest unfinished transaction, and a new thread started by {@code
+ * resume distributor} re-reads from there.
+ */
+public final class SqtDistThread extends Thread {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SqtDistThread.class);
+
+  /** Name of the inbound queue reader SQT uses. */
+  public static final String READER = "SQT";
+
+  private final StableQueue inbound;
+  private final TransactionSorter sorter;
+  private final TruncationTracker tracker = new TruncationTracker();
+  private final Distributor distributor;
+  private final Consumer<String> onStop;
+  private final ConcurrentLinkedQueue<Long> durable = new ConcurrentLinkedQueue<>();
+  private final PackedDecoder decoder = new PackedDecoder();
+  private volatile boolean stopping;
+  private volatile Throwable failure;
+
+  public SqtDistThread(
+      String originName,
+      StableQueue inbound,
+      TransactionSorter sorter,
+      Distributor distributor,
+      Consumer<String> onStop) {
+    super("SQT/DIST " + originName);
+    setDaemon(true);
+    this.inbound = inbound;
+    this.sorter = sorter;
+    this.distributor = distributor;
+    this.onStop = onStop;
+  }
+
+  @Override
+  public void run() {
+    Optional<QueuePosition> confirmed = Optional.empty();
+    try (QueueReader reader = inbound.openReader(READER)) {
+      while (!stopping && failure == null) {
+        Long token;
+        while ((token = durable.poll()) != null) {
+          tracker.durable(token);
+        }
+        Optional<QueuePosition> c = tracker.confirmable();
+        if (c.isPresent() && !c.equals(confirmed)) {
+          reader.confirm(c.get());
+          confirmed = c;
+        }
+        Optional<QueueMessage> m = reader.poll(Duration.ofMillis(100));
+        if (m.isEmpty()) {
+          continue;
+        }
+        process(m.get());
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (DistributionException e) {
+      LOG.error("{}", e.getMessage());
+      onStop.accept(e.getMessage());
+    } catch (Throwable e) {
+      String reason = getName() + " failed: " + e;
+      LOG.error(reason, e);
+      onStop.accept(reason);
+    }
+  }
+
+  private void process(QueueMessage m) throws DistributionException, InterruptedException {
+    Optional<LtlCommand> decoded;
+    try {
+      decoded = decoder.decode(m.payload());
+    } catch (PackedFormatException e) {
+      throw new IllegalStateException(
+          "inbound queue " + inbound.id() + " holds a damaged command at " + m.position(), e);
+    }
+    if (decoded.isEmpty() || !(decoded.get() instanceof LtlCommand.InTransaction cmd)) {
+      LOG.warn(
+          "inbound queue {} position {}: not a transaction command, skipped",
+          inbound.id(),
+          m.position());
+      return;
+    }
+    tracker.read(cmd.tran(), m.position());
+    TransactionSorter.Outcome outcome = sorter.accept(m.position(), cmd, m.payload().length);
+    if (outcome instanceof TransactionSorter.Committed committed) {
+      long token = tracker.committed(cmd.tran());
+      CompletableFuture<Void> written = distributor.distribute(committed.transaction());
+      written.whenComplete(
+          (v, err) -> {
+            if (err == null) {
+              durable.add(token);
+            } else {
+              failure = err;
+            }
+          });
+    } else if (outcome instanceof TransactionSorter.RolledBack) {
+      tracker.rolledBack(cmd.tran());
+    }
+  }
+
+  /** Asks the thread to stop after the command it is processing. */
+  public void shutdown() {
+    stopping = true;
+  }
+
+  /** Transactions read and not yet durable downstream (for {@code admin who, sqt}). */
+  public int unfinished() {
+    return tracker.unfinishedCount();
+  }
+}

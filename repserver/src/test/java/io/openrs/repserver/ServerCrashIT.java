@@ -1,0 +1,232 @@
+package io.openrs.repserver;
+
+import static io.openrs.repserver.support.Origin.col;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.openrs.config.rssd.ConnectionDef;
+import io.openrs.config.rssd.Profile;
+import io.openrs.config.rssd.RepDef;
+import io.openrs.config.rssd.RepDefColumn;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.TranId;
+import io.openrs.repserver.support.Origin;
+import io.openrs.repserver.support.OutboundContents;
+import io.openrs.repserver.support.OutboundContents.Transaction;
+import io.openrs.repserver.support.ServerProcess;
+import io.openrs.repserver.support.TestServers;
+import io.openrs.wire.LtlClient;
+import io.openrs.wire.WireProtocol;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kills the server process with SIGKILL at random moments while an agent streams (fixed seed,
+ * bounded rounds). The agent resumes from the truncation point it is given at each handshake. In
+ * the end the outbound queue holds every change exactly once, in commit order, and no truncation
+ * point the server ever gave went backwards.
+ */
+class ServerCrashIT {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServerCrashIT.class);
+  private static final TableName ORDERS = new TableName("shop", "orders");
+  private static final long SEED = Long.getLong("openrs.crash.seed", 20261121L);
+  private static final int ROUNDS = Integer.getInteger("openrs.crash.rounds", 5);
+
+  @TempDir Path dir;
+
+  @Test
+  void everyAcknowledgedChangeSurvivesSigkillExactlyOnce() throws Exception {
+    Random random = new Random(SEED);
+    int port = ServerProcess.freePort();
+    Map<String, String> params =
+        Map.of(
+            "ltl_port",
+            String.valueOf(port),
+            "sqm_write_flush",
+            "on",
+            "sqm_segment_size",
+            String.valueOf(1024 * 1024),
+            "block_size",
+            "16384");
+    try (ReplicationServer s = TestServers.start(dir, params)) {
+      ConnectionDef primary = s.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
+      s.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
+      s.createRepDef(
+          new RepDef(
+              "orders_rd",
+              primary.id(),
+              "shop",
+              "orders",
+              "shop",
+              "orders",
+              List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
+              List.of("id"),
+              List.of()));
+      s.createSubscription("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+    }
+    Path config =
+        ServerProcess.writeConfig(
+            dir,
+            List.of(
+                "rs_name = CRASH_RS",
+                "data_directory = .",
+                "listen_address = 127.0.0.1",
+                "ltl_port = " + port,
+                "prometheus_port = 0",
+                "admin_port = 0",
+                "sqm_write_flush = on",
+                "sqm_segment_size = 1048576",
+                "block_size = 16384",
+                "partition.p1 = p1 512m"));
+
+    Origin o = new Origin();
+    List<LtlCommand> stream = new ArrayList<>();
+    int transactions = 600;
+    for (int t = 1; t <= transactions; t++) {
+      stream.add(o.begin(t));
+      int rows = 1 + random.nextInt(20);
+      for (int r = 0; r < rows; r++) {
+        stream.add(o.insert(t, ORDERS, col("id", t * 100 + r), col("note", "t" + t + "r" + r)));
+      }
+      stream.add(random.nextInt(25) == 0 ? o.rollback(t) : o.commit(t));
+    }
+    Oqid last = ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
+
+    Optional<Oqid> acknowledged = Optional.empty();
+    for (int round = 0; round < ROUNDS; round++) {
+      try (ServerProcess server = ServerProcess.start(config, Duration.ofSeconds(60))) {
+        LtlClient client = connect(port);
+        Optional<Oqid> point = client.welcome().truncationPoint();
+        if (acknowledged.isPresent()) {
+          assertThat(point).as("truncation point after round %d", round).isPresent();
+          assertThat(point.get()).isGreaterThanOrEqualTo(acknowledged.get());
+        }
+        int from = resumeIndex(stream, point);
+        int batchesBeforeKill = 1 + random.nextInt(60);
+        int sent = 0;
+        for (List<LtlCommand> batch : Origin.chunks(stream.subList(from, stream.size()), 25)) {
+          client.sendBatch(o.text(batch));
+          if (++sent % 10 == 0) {
+            acknowledged = max(acknowledged, client.truncation().get(30, TimeUnit.SECONDS));
+          }
+          if (sent == batchesBeforeKill) {
+            break;
+          }
+        }
+        acknowledged = max(acknowledged, client.truncation().get(30, TimeUnit.SECONDS));
+        LOG.info(
+            "round {}: resumed at command {}, sent {} batches, acknowledged {}; SIGKILL",
+            round,
+            from,
+            sent,
+            acknowledged);
+        server.kill();
+        client.close();
+      }
+    }
+
+    try (ServerProcess server = ServerProcess.start(config, Duration.ofSeconds(60))) {
+      LtlClient client = connect(port);
+      Optional<Oqid> point = client.welcome().truncationPoint();
+      if (acknowledged.isPresent()) {
+        assertThat(point.orElseThrow()).isGreaterThanOrEqualTo(acknowledged.get());
+      }
+      for (List<LtlCommand> batch :
+          Origin.chunks(stream.subList(resumeIndex(stream, point), stream.size()), 25)) {
+        client.sendBatch(o.text(batch));
+      }
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () -> client.truncation().get(30, TimeUnit.SECONDS),
+              p -> p.equals(Optional.of(last)));
+      client.close();
+      assertThat(server.stop()).as("graceful shutdown completed:\n%s", server.tail()).isTrue();
+    }
+
+    List<TranId> committed = new ArrayList<>();
+    for (LtlCommand c : stream) {
+      if (c instanceof LtlCommand.Commit commit) {
+        committed.add(commit.tran());
+      }
+    }
+    try (ReplicationServer s = TestServers.start(dir, params)) {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow()).size()
+                      >= committed.size());
+      List<Transaction> out = OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow());
+      assertThat(out).extracting(Transaction::tran).containsExactlyElementsOf(committed);
+      for (Transaction t : out) {
+        List<LtlCommand.InTransaction> expected =
+            stream.stream()
+                .filter(c -> c instanceof LtlCommand.Insert i && i.tran().equals(t.tran()))
+                .map(LtlCommand.InTransaction.class::cast)
+                .toList();
+        assertThat(t.body()).as("body of %s", t.tran()).containsExactlyElementsOf(expected);
+      }
+    }
+  }
+
+  private static LtlClient connect(int port) throws Exception {
+    return LtlClient.connect(
+        "127.0.0.1",
+        port,
+        new LtlCommand.Connect(
+            "pds",
+            "pdb",
+            WireProtocol.MIN_VERSION,
+            WireProtocol.MAX_VERSION,
+            "sa",
+            TestServers.ADMIN_PASSWORD,
+            Optional.of("crash-agent")),
+        Duration.ofSeconds(30));
+  }
+
+  /**
+   * Where an agent resumes: the first command of the transaction that holds the first command after
+   * the truncation point (an agent replays whole transactions from its log; the server drops the
+   * prefix it already has).
+   */
+  private static int resumeIndex(List<LtlCommand> stream, Optional<Oqid> point) {
+    if (point.isEmpty()) {
+      return 0;
+    }
+    int lastBegin = 0;
+    for (int i = 0; i < stream.size(); i++) {
+      LtlCommand.InTransaction c = (LtlCommand.InTransaction) stream.get(i);
+      if (c instanceof LtlCommand.Begin) {
+        lastBegin = i;
+      }
+      if (c.oqid().compareTo(point.get()) > 0) {
+        return lastBegin;
+      }
+    }
+    return stream.size();
+  }
+
+  private static Optional<Oqid> max(Optional<Oqid> a, Optional<Oqid> b) {
+    if (a.isEmpty()) {
+      return b;
+    }
+    if (b.isEmpty()) {
+      return a;
+    }
+    return a.get().compareTo(b.get()) >= 0 ? a : b;
+  }
+}

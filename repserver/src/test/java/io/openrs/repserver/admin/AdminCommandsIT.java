@@ -1,0 +1,213 @@
+package io.openrs.repserver.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.openrs.repserver.ReplicationServer;
+import io.openrs.repserver.support.TestServers;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Admin commands through the real PostgreSQL JDBC driver, in extended and simple query mode. */
+class AdminCommandsIT {
+
+  @TempDir Path dir;
+  private ReplicationServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = TestServers.start(dir, Map.of());
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private Connection connect(String user, String password, String mode) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", user);
+    p.setProperty("password", password);
+    p.setProperty("preferQueryMode", mode);
+    p.setProperty("sslmode", "disable");
+    return DriverManager.getConnection(
+        "jdbc:postgresql://127.0.0.1:" + server.adminPort() + "/rssd", p);
+  }
+
+  private Connection sa(String mode) throws SQLException {
+    return connect("sa", TestServers.ADMIN_PASSWORD, mode);
+  }
+
+  private static List<List<String>> rows(Statement s, String command) throws SQLException {
+    List<List<String>> out = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery(command)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getString(i));
+        }
+        out.add(row);
+      }
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"extended", "simple"})
+  void aDbaConfiguresReplicationAndTheChangesSurviveARestart(String mode) throws Exception {
+    try (Connection c = sa(mode);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "create connection to pds.pdb using profile postgresql set server to '127.0.0.1', set"
+              + " port to '5432', set user to 'openrs', set password to 'openrs' with log"
+              + " transfer on");
+      s.execute(
+          "create connection to rds.rdb using profile postgresql set server to '127.0.0.1', set"
+              + " port to '5432', set user to 'openrs', set password to 'openrs', set"
+              + " dsi_num_threads to '4'");
+      s.execute(
+          "create replication definition orders_rd with primary at pds.pdb with all tables named"
+              + " shop.orders (id int, region varchar(8), note text) primary key (id) searchable"
+              + " columns (region)");
+      s.execute(
+          "create subscription eu_sub for orders_rd with replicate at rds.rdb where region ="
+              + " 'EU' without materialization");
+      SQLWarning w = s.getWarnings();
+      assertThat(w == null ? null : w.getMessage()).contains("REPLICA IDENTITY FULL");
+      s.execute("configure replication server set sqt_max_cache_size to '33554432'");
+
+      List<List<String>> conns = rows(s, "admin show_connections");
+      assertThat(conns).extracting(r -> r.get(1)).containsExactly("pds.pdb", "rds.rdb");
+      assertThat(conns.get(1).get(6)).contains("password=***").doesNotContain("openrs,");
+      try (ResultSet rs = s.executeQuery("rs_helprep orders_rd")) {
+        assertThat(rs.getMetaData().getColumnName(1)).isEqualTo("replication_definition");
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("primary_table")).isEqualTo("shop.orders");
+        assertThat(rs.getString("primary_key")).isEqualTo("id");
+      }
+      assertThat(rows(s, "rs_helpsub"))
+          .singleElement()
+          .satisfies(r -> assertThat(r.get(4)).isEqualTo("region = 'EU'"));
+      assertThat(rows(s, "admin who"))
+          .extracting(r -> r.get(1))
+          .contains("REP AGENT", "SQM", "SQT", "DIST");
+      assertThat(rows(s, "admin who_is_down"))
+          .extracting(r -> r.get(1))
+          .containsExactly("REP AGENT");
+      assertThat(rows(s, "admin disk_space"))
+          .singleElement()
+          .satisfies(r -> assertThat(r.get(0)).isEqualTo("p1"));
+      assertThat(rows(s, "admin config, sqt_max_cache_size"))
+          .singleElement()
+          .satisfies(r -> assertThat(r.get(6)).isEqualTo("rssd"));
+      try (ResultSet rs = s.executeQuery("admin who, sqm")) {
+        assertThat(rs.getMetaData().getColumnTypeName(4)).isEqualTo("int8");
+      }
+    }
+    server.close();
+    server = TestServers.start(dir, Map.of());
+    assertThat(server.parameters().getLong("sqt_max_cache_size")).isEqualTo(33554432L);
+    try (Connection c = sa(mode);
+        Statement s = c.createStatement()) {
+      assertThat(rows(s, "admin show_connections")).hasSize(2);
+      assertThat(rows(s, "rs_helpsub")).hasSize(1);
+    }
+  }
+
+  @Test
+  void errorsCarrySqlStateAndPosition() throws Exception {
+    try (Connection c = sa("extended");
+        Statement s = c.createStatement()) {
+      assertThatThrownBy(() -> s.execute("creat connection to a.b"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("42601");
+                assertThat(e.getMessage()).contains("position 1").contains("create");
+              });
+      assertThatThrownBy(() -> s.execute("configure replication server set block_size to '1000'"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("22023");
+                assertThat(e.getMessage()).contains("block_size").contains("1000");
+              });
+      assertThatThrownBy(() -> s.execute("configure replication server set block_sise to '65536'"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("42704");
+                assertThat(e.getMessage()).contains("block_size");
+              });
+      assertThatThrownBy(() -> s.execute("suspend log transfer from no.such"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("42704"));
+      s.execute(
+          "create connection to pds.pdb using profile postgresql set server to 'h', set port to"
+              + " '5432', set user to 'u' with log transfer on");
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      "create connection to pds.pdb using profile postgresql set server to 'h',"
+                          + " set port to '5432', set user to 'u'"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("42710"));
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      "create subscription s1 for nord with replicate at pds.pdb where x = = 1"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("42601"));
+    }
+  }
+
+  @Test
+  void theMonitorRoleReadsButChangesNothingAndBadPasswordsAreRefused() throws Exception {
+    try (Connection c = sa("extended");
+        Statement s = c.createStatement()) {
+      s.execute("create user watcher set password 'watch-only-42'");
+      s.execute("create user ops set password 'ops-secret-42'");
+      s.execute("grant sa to ops");
+    }
+    try (Connection c = connect("watcher", "watch-only-42", "extended");
+        Statement s = c.createStatement()) {
+      assertThat(rows(s, "admin who")).isEmpty();
+      assertThat(rows(s, "admin version").get(0).get(0)).startsWith("openrs");
+      assertThatThrownBy(() -> s.execute("configure replication server set sqm_page_size to '8'"))
+          .isInstanceOfSatisfying(
+              SQLException.class,
+              e -> {
+                assertThat(e.getSQLState()).isEqualTo("42501");
+                assertThat(e.getMessage()).contains("monitor role");
+              });
+    }
+    try (Connection c = connect("ops", "ops-secret-42", "simple");
+        Statement s = c.createStatement()) {
+      s.execute("configure replication server set sqm_page_size to '8'");
+    }
+    assertThatThrownBy(() -> connect("watcher", "wrong-password", "extended"))
+        .isInstanceOfSatisfying(
+            SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("28P01"));
+    assertThatThrownBy(() -> connect("nobody", "whatever-42", "extended"))
+        .isInstanceOfSatisfying(
+            SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("28P01"));
+  }
+}
