@@ -872,9 +872,12 @@ public final class ReplicationServer implements AutoCloseable {
     return e == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(e.port());
   }
 
-  /** Graceful shutdown. */
+  /** Graceful shutdown; a later call waits for the first to finish, then returns. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closing) {
+      return;
+    }
     closing = true;
     if (listener != null) {
       listener.close();

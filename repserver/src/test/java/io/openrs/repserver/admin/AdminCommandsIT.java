@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.support.TestServers;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -130,6 +131,86 @@ class AdminCommandsIT {
       assertThat(rows(s, "admin show_connections")).hasSize(2);
       assertThat(rows(s, "rs_helpsub")).hasSize(1);
     }
+  }
+
+  @Test
+  void psqlRunsAdminCommands() throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                String.valueOf(server.adminPort()),
+                "-U",
+                "sa",
+                "-d",
+                "rssd",
+                "-X",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                "admin echo, 'from psql'",
+                "-c",
+                "admin config, block_size")
+            .redirectErrorStream(true);
+    pb.environment().put("PGPASSWORD", TestServers.ADMIN_PASSWORD);
+    pb.environment().put("PGSSLMODE", "disable");
+    Process psql = pb.start();
+    String out = new String(psql.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(psql.waitFor()).as(out).isZero();
+    assertThat(out.lines()).contains("from psql");
+    assertThat(out).contains("block_size|131072|");
+
+    ProcessBuilder bad =
+        new ProcessBuilder(
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                String.valueOf(server.adminPort()),
+                "-U",
+                "sa",
+                "-d",
+                "rssd",
+                "-X",
+                "-c",
+                "admin who, nonsense")
+            .redirectErrorStream(true);
+    bad.environment().put("PGPASSWORD", TestServers.ADMIN_PASSWORD);
+    bad.environment().put("PGSSLMODE", "disable");
+    Process failing = bad.start();
+    String err = new String(failing.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(failing.waitFor()).isNotZero();
+    assertThat(err).contains("unknown module 'nonsense'");
+  }
+
+  @Test
+  void prometheusScrapesTheServersCountersOverHttp() throws Exception {
+    server.close();
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    server =
+        TestServers.start(
+            dir,
+            Map.of("prometheus_port", String.valueOf(port)),
+            io.openrs.repserver.monitor.MonitorRegistries.prometheus());
+    server.createConnection("pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, Map.of());
+    java.net.http.HttpResponse<String> r =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body())
+        .contains("openrs_cmds_recv_total{instance_id=\"pds.pdb\",module=\"REPAGENT\"} 0")
+        .contains("openrs_sqm_write_time_seconds_count");
   }
 
   @Test

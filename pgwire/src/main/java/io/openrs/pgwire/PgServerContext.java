@@ -1,0 +1,118 @@
+package io.openrs.pgwire;
+
+import io.netty.handler.ssl.SslContext;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What every connection of one {@link PgServer} shares: settings, backend, TLS context, the worker
+ * pool, the session slots and the registry of logged-in sessions (for CancelRequest and {@link
+ * PgServer#sessions()}). Thread-safe.
+ */
+final class PgServerContext {
+  final PgServerSettings settings;
+  final PgBackend backend;
+  final SslContext sslContext;
+  final byte[] channelBindingData;
+  final ExecutorService workers;
+
+  private final SecureRandom random = new SecureRandom();
+  private final byte[] mockSecret = new byte[32];
+  private final AtomicInteger nextProcessId = new AtomicInteger(1000);
+  private final AtomicInteger slotsInUse = new AtomicInteger();
+  private final ConcurrentMap<Integer, PgConnection> sessions = new ConcurrentHashMap<>();
+
+  /**
+   * @param sslContext null when TLS is not offered
+   * @param channelBindingData the certificate's tls-server-end-point hash, or null
+   */
+  PgServerContext(
+      PgServerSettings settings,
+      PgBackend backend,
+      SslContext sslContext,
+      byte[] channelBindingData,
+      ExecutorService workers) {
+    this.settings = settings;
+    this.backend = backend;
+    this.sslContext = sslContext;
+    this.channelBindingData = channelBindingData;
+    this.workers = workers;
+    random.nextBytes(mockSecret);
+  }
+
+  /** Takes a session slot; false when {@code maxConnections} are in use. */
+  boolean acquireSlot() {
+    while (true) {
+      int used = slotsInUse.get();
+      if (used >= settings.maxConnections()) {
+        return false;
+      }
+      if (slotsInUse.compareAndSet(used, used + 1)) {
+        return true;
+      }
+    }
+  }
+
+  void releaseSlot() {
+    slotsInUse.decrementAndGet();
+  }
+
+  int slotsInUse() {
+    return slotsInUse.get();
+  }
+
+  int newProcessId() {
+    return nextProcessId.getAndUpdate(p -> p == Integer.MAX_VALUE ? 1000 : p + 1);
+  }
+
+  int newSecretKey() {
+    return random.nextInt();
+  }
+
+  /** The server's half of a SCRAM nonce: 18 random bytes in base64, as PostgreSQL. */
+  String serverNonce() {
+    byte[] raw = new byte[18];
+    random.nextBytes(raw);
+    return Base64.getEncoder().encodeToString(raw);
+  }
+
+  /** The salt shown for a user without a verifier: stable per user name and server. */
+  byte[] mockSalt(String user) {
+    byte[] name = user.getBytes(StandardCharsets.UTF_8);
+    byte[] input = Arrays.copyOf(mockSecret, mockSecret.length + name.length);
+    System.arraycopy(name, 0, input, mockSecret.length, name.length);
+    return Arrays.copyOf(PgScram.sha256(input), PgScram.DEFAULT_SALT_BYTES);
+  }
+
+  void register(PgConnection connection) {
+    sessions.put(connection.session().processId(), connection);
+  }
+
+  void unregister(PgConnection connection) {
+    sessions.remove(connection.session().processId(), connection);
+  }
+
+  /** Marks the session's running query cancelled if process id and key match; else nothing. */
+  void cancel(int processId, int secretKey) {
+    PgConnection target = sessions.get(processId);
+    if (target != null && target.session().secretKey() == secretKey) {
+      target.cancelRequested();
+    }
+  }
+
+  List<PgSession> sessions() {
+    List<PgSession> list = new ArrayList<>();
+    for (PgConnection c : sessions.values()) {
+      list.add(c.session());
+    }
+    return list;
+  }
+}
