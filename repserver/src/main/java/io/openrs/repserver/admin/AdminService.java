@@ -3,6 +3,7 @@ package io.openrs.repserver.admin;
 import io.openrs.config.rssd.RssdUser;
 import io.openrs.config.rssd.UserRole;
 import io.openrs.pgwire.PgBackend;
+import io.openrs.pgwire.PgColumn;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
 import io.openrs.pgwire.PgSession;
@@ -11,6 +12,7 @@ import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RclParser;
 import io.openrs.repserver.admin.rcl.RclSyntaxException;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -62,6 +64,21 @@ public final class AdminService implements PgBackend {
                     u.name(),
                     u.scramSha256(),
                     Set.of(u.role() == UserRole.ADMIN ? ADMIN_ROLE : MONITOR_ROLE)));
+  }
+
+  /**
+   * A command that changes state returns no table: saying so here keeps a client that describes
+   * before it executes from running it twice. Read-only commands are left to run at Describe.
+   */
+  @Override
+  public Optional<List<PgColumn>> describe(PgSession session, String commandText) {
+    try {
+      return RclParser.parse(commandText).changesState()
+          ? Optional.of(List.of())
+          : Optional.empty();
+    } catch (RclSyntaxException e) {
+      return Optional.empty();
+    }
   }
 
   @Override

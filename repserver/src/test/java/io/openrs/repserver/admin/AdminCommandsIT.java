@@ -134,6 +134,38 @@ class AdminCommandsIT {
   }
 
   @Test
+  void adminStatsMovesWhenTrafficFlows() throws Exception {
+    server.createConnection("pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, Map.of());
+    try (Connection c = sa("extended");
+        Statement s = c.createStatement()) {
+      s.execute("admin stats, reset");
+      io.openrs.repserver.support.Origin o = new io.openrs.repserver.support.Origin();
+      try (io.openrs.wire.LtlClient agent =
+          io.openrs.wire.LtlClient.connect(
+              "127.0.0.1",
+              server.ltlPort(),
+              new io.openrs.ltl.LtlCommand.Connect(
+                  "pds", "pdb", 1, 1, "sa", TestServers.ADMIN_PASSWORD, java.util.Optional.empty()),
+              java.time.Duration.ofSeconds(10))) {
+        agent
+            .sendBatch(o.text(List.of(o.begin(1), o.commit(1), o.begin(2), o.commit(2))))
+            .get(10, java.util.concurrent.TimeUnit.SECONDS);
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(30))
+            .until(
+                () ->
+                    rows(s, "admin stats, repagent").stream()
+                        .anyMatch(
+                            r ->
+                                r.get(2).equals("CmdsRecv")
+                                    && Double.parseDouble(r.get(4)) == 4.0));
+      }
+      assertThat(rows(s, "admin stats, cps"))
+          .anyMatch(r -> r.get(0).equals("REPAGENT") && Double.parseDouble(r.get(8)) > 0);
+    }
+  }
+
+  @Test
   void psqlRunsAdminCommands() throws Exception {
     ProcessBuilder pb =
         new ProcessBuilder(
