@@ -65,6 +65,7 @@ import java.util.stream.Stream;
  * <pre>
  * java -cp e2e/target/benchmarks.jar io.openrs.bench.server.InboundThroughput \
  *     [commands=300000] [rounds=3] [warmup=1] [batch=65536] [dir=/tmp/openrs-inbound]
+ *     [exec_sqm_write_request_limit=&lt;bytes&gt;]
  * </pre>
  */
 public final class InboundThroughput {
@@ -86,6 +87,9 @@ public final class InboundThroughput {
     }
   }
 
+  /** Server override of exec_sqm_write_request_limit ("" = the default). */
+  private static String writeRequestLimit = "";
+
   private InboundThroughput() {}
 
   public static void main(String[] args) throws Exception {
@@ -98,6 +102,7 @@ public final class InboundThroughput {
     int rounds = Integer.parseInt(a.getOrDefault("rounds", "3"));
     int batchBytes = Integer.parseInt(a.getOrDefault("batch", "65536"));
     Path dir = Path.of(a.getOrDefault("dir", "/tmp/openrs-inbound"));
+    writeRequestLimit = a.getOrDefault("exec_sqm_write_request_limit", "");
 
     List<LtlCommand> mix = new RealisticMix(42).commands(commands);
     List<byte[]> batches = new ArrayList<>();
@@ -255,6 +260,9 @@ public final class InboundThroughput {
     p.put("listen_address", "127.0.0.1");
     p.put("sqm_write_flush", "on");
     p.put("nrm_thread", nrmThread ? "on" : "off");
+    if (!writeRequestLimit.isEmpty()) {
+      p.put("exec_sqm_write_request_limit", writeRequestLimit);
+    }
     ServerSettings settings =
         new ServerSettings(
             "BENCH_RS",

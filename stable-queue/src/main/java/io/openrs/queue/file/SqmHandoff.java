@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -168,8 +169,7 @@ final class SqmHandoff {
    * Packer side: waits until {@code view} is ready, or the packer should end: on shutdown once idle
    * with nothing pending, or when the writer has ended or the queue stopped. Returns false to end.
    */
-  boolean awaitPackerWork(PackerView view, java.util.function.BooleanSupplier shutdown)
-      throws InterruptedException {
+  boolean awaitPackerWork(PackerView view, BooleanSupplier shutdown) throws InterruptedException {
     lock.lock();
     try {
       while (true) {
@@ -242,8 +242,7 @@ final class SqmHandoff {
    * point moved (the writer may free segments) or when the writer should end ({@link
    * #writerShouldEnd}).
    */
-  WriterTask awaitWriterWork(java.util.function.BooleanSupplier shutdown)
-      throws InterruptedException {
+  WriterTask awaitWriterWork(BooleanSupplier shutdown) throws InterruptedException {
     lock.lock();
     try {
       while (toWrite.isEmpty() && !truncationMoved) {

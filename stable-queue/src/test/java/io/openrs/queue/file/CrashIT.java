@@ -30,12 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Crashes for real: a child JVM writes with {@code sqm_write_flush=on} and is killed with SIGKILL
  * at random moments; every acknowledged message must then be in the queue exactly once and in
  * order, and nothing corrupt may come back. Also damages segment files at random offsets. Seeds are
- * fixed and printed in every assertion.
+ * fixed and printed in every assertion; {@code -Dopenrs.crash.seed=<n>} runs other ones.
  */
 class CrashIT {
 
   static final long ROUND_STRIDE = 1_000_000_000L;
-  static final long SEED = 5150L;
+  static final long SEED = Long.getLong("openrs.crash.seed", 5150L);
   static final int ROUNDS = 5;
 
   @TempDir Path dir;

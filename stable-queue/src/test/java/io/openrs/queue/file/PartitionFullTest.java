@@ -57,7 +57,11 @@ class PartitionFullTest {
     try (QueueFixture fx = new QueueFixture(dir, 2L * 1024 * 1024, clock)) {
       StableQueue q = fx.manager.createQueue(Q, SMALL.withWriteRequestLimitBytes(64 * 1024));
       QueueReader reader = q.openReader("DSI");
-      int count = 250; // 10 KB each: needs three 1 MiB segments, the partition holds two
+      // One full 16 KiB block per message, so the layout does not depend on how the writes were
+      // grouped (a partly filled page would add padding): 64 + 64 + 40 blocks need three 1 MiB
+      // segments, the partition holds two.
+      int count = 168;
+      int size = SMALL.blockSizeBytes() - BlockFormat.HEADER_SIZE - BlockFormat.RECORD_LENGTH_SIZE;
       CompletableFuture<QueuePosition> lastAck = new CompletableFuture<>();
       Thread producer =
           new Thread(
@@ -65,7 +69,7 @@ class PartitionFullTest {
                 try {
                   CompletableFuture<QueuePosition> last = null;
                   for (int i = 0; i < count; i++) {
-                    last = q.append(Messages.make(i, 10_000));
+                    last = q.append(Messages.make(i, size));
                   }
                   last.whenComplete(
                       (p, e) -> {
