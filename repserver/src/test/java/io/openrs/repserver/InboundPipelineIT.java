@@ -296,6 +296,7 @@ class InboundPipelineIT {
     assertThat(out.get(0).body()).hasSize(30);
     assertThat(counter("TransRemoved", "SQT")).isGreaterThanOrEqualTo(1);
     assertThat(counter("CmdsReread", "SQT")).isGreaterThanOrEqualTo(3000);
+    assertThat(counter("CmdsDistributed", "DIST")).isEqualTo(3030);
   }
 
   @Test

@@ -127,10 +127,12 @@ public final class Distributor {
       try {
         List<byte[]> chunk = new ArrayList<>();
         chunk.add(OriginEnvelope.pack(originId, begin(t), encoder));
+        long forThisTarget = 0;
         Iterator<LtlCommand.InTransaction> body = rereader.body(t);
         while (body.hasNext()) {
           LtlCommand.InTransaction c = body.next();
           List<byte[]> forTarget = chunk;
+          int before = chunk.size();
           route(
               c,
               (tg, mapped) -> {
@@ -138,6 +140,7 @@ public final class Distributor {
                   forTarget.add(OriginEnvelope.pack(originId, mapped, encoder));
                 }
               });
+          forThisTarget += chunk.size() - before;
           if (chunk.size() >= CHUNK_MESSAGES) {
             writes.add(q.append(chunk));
             chunk = new ArrayList<>();
@@ -146,7 +149,7 @@ public final class Distributor {
         chunk.add(OriginEnvelope.pack(originId, t.commit(), encoder));
         writes.add(q.append(chunk));
         alreadyHeld.put(target, t.commit().oqid());
-        count(target, t.commandCount());
+        count(target, forThisTarget);
       } finally {
         q.lock().unlock();
         stats.outboundWaitNanos += System.nanoTime() - start;
