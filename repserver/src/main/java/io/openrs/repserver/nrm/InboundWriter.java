@@ -31,6 +31,7 @@ public final class InboundWriter {
   private final Normalizer normalizer;
   private final NrmStats stats;
   private final Consumer<NormalizationException> onContradiction;
+  private final Consumer<String> onQueueFailure;
   private final PackedEncoder encoder = new PackedEncoder();
   private Oqid lastWritten;
   private CompletableFuture<?> lastAppend = CompletableFuture.completedFuture(null);
@@ -38,6 +39,8 @@ public final class InboundWriter {
   /**
    * @param lastWritten the last OQID in the inbound queue (from its tail at start)
    * @param onContradiction called (once per stop) when a change contradicts its definition
+   * @param onQueueFailure called (once per stop) when the inbound queue fails a write; log transfer
+   *     stops, since nothing after the durable point can be acknowledged
    */
   public InboundWriter(
       OriginState origin,
@@ -45,12 +48,14 @@ public final class InboundWriter {
       Normalizer normalizer,
       NrmStats stats,
       Optional<Oqid> lastWritten,
-      Consumer<NormalizationException> onContradiction) {
+      Consumer<NormalizationException> onContradiction,
+      Consumer<String> onQueueFailure) {
     this.origin = origin;
     this.inbound = inbound;
     this.normalizer = normalizer;
     this.stats = stats;
     this.onContradiction = onContradiction;
+    this.onQueueFailure = onQueueFailure;
     this.lastWritten = lastWritten.orElse(null);
   }
 
@@ -121,6 +126,17 @@ public final class InboundWriter {
                       origin.durable(last);
                     } else if (!(unwrap(err) instanceof QueueClosedException)) {
                       LOG.error("inbound queue {} failed a write", inbound.id(), err);
+                      String reason =
+                          "inbound queue "
+                              + inbound.id()
+                              + " failed a write ("
+                              + unwrap(err)
+                              + "); nothing after "
+                              + origin.durableOqid().map(Object::toString).orElse("the start")
+                              + " is acknowledged";
+                      if (origin.stopLogTransfer(reason)) {
+                        onQueueFailure.accept(reason);
+                      }
                     }
                   });
       stats.cmdsWritten += packed.size();

@@ -16,13 +16,22 @@ public final class NrmThread extends Thread {
 
   private final NrmRequestQueue requests;
   private final InboundWriter writer;
+  private final java.util.function.Consumer<String> onFailure;
   private volatile boolean stopping;
 
-  public NrmThread(String originName, NrmRequestQueue requests, InboundWriter writer) {
+  /**
+   * @param onFailure told why, when the thread dies of an unexpected error (log transfer stops)
+   */
+  public NrmThread(
+      String originName,
+      NrmRequestQueue requests,
+      InboundWriter writer,
+      java.util.function.Consumer<String> onFailure) {
     super("NRM " + originName);
     setDaemon(true);
     this.requests = requests;
     this.writer = writer;
+    this.onFailure = onFailure;
   }
 
   @Override
@@ -47,6 +56,7 @@ public final class NrmThread extends Thread {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       LOG.error("{} failed", getName(), e);
+      onFailure.accept(getName() + " failed: " + e);
     }
   }
 

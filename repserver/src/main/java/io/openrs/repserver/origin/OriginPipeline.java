@@ -91,12 +91,24 @@ public final class OriginPipeline implements AutoCloseable {
             new Normalizer(state.connectionId(), rules, nrmStats),
             nrmStats,
             lastWritten,
-            this::contradiction);
+            this::contradiction,
+            this::kick);
     this.distStats = new DistStats();
     distStats.newReplicate = id -> registerReplicate(id, replicateName.apply(id));
     this.distributor =
         distributorFactory.apply(new InboundRereader(inbound, 1024, sqtStats), distStats);
-    this.nrm = settings.nrmThread() ? new NrmThread(state.name(), requests, writer) : null;
+    this.nrm =
+        settings.nrmThread()
+            ? new NrmThread(
+                state.name(),
+                requests,
+                writer,
+                reason -> {
+                  if (state.stopLogTransfer(reason)) {
+                    kick(reason);
+                  }
+                })
+            : null;
     registerMeters();
     if (nrm != null) {
       nrm.start();
@@ -118,9 +130,14 @@ public final class OriginPipeline implements AutoCloseable {
   }
 
   private void contradiction(NormalizationException e) {
+    kick("log transfer from " + state.name() + " stopped: " + e.getMessage());
+  }
+
+  private void kick(String reason) {
+    requests.clear();
     Consumer<String> kick = kickAgent.get();
     if (kick != null) {
-      kick.accept("log transfer from " + state.name() + " stopped: " + e.getMessage());
+      kick.accept(reason);
     }
   }
 
