@@ -1,0 +1,304 @@
+package io.openrs.repagent;
+
+import io.debezium.embedded.Connect;
+import io.debezium.engine.ChangeEvent;
+import io.debezium.engine.DebeziumEngine;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.wire.LtlClient;
+import io.openrs.wire.LtlClientSettings;
+import io.openrs.wire.WireProtocol;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection of the agent to the server and one run of the Debezium engine behind it. The
+ * session starts from what the server holds (truncation point and resume blob of the Welcome), and
+ * ends at the first failure of either side; the agent then starts a new session. Simplest robust
+ * recovery: nothing is resent on the old connection, the new engine replays from the offsets the
+ * server keeps, and the server drops what it already holds.
+ *
+ * <p>Threads: created and closed by the agent's control thread; the engine runs on its own executor
+ * thread ({@code rs-repagent-engine-<agent>}); the sender on its own.
+ */
+final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
+
+  private final AgentSettings settings;
+  private final SourceDialect dialect;
+  private final AgentCounters counters;
+  private final Clock clock;
+  private final CompletableFuture<Throwable> ended = new CompletableFuture<>();
+
+  private LtlClient client;
+  private Sender sender;
+  private TransactionAssembler assembler;
+  private SourceDialect.RecordMapper mapper;
+  private RecordHandler handler;
+  private DebeziumEngine<ChangeEvent<SourceRecord, SourceRecord>> engine;
+  private ExecutorService executor;
+  private String bindingKey;
+  private ResumeBlob.Contents resume = ResumeBlob.Contents.empty();
+  private Optional<Oqid> startPoint = Optional.empty();
+  private volatile boolean closing;
+  private final java.util.List<String> history = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  AgentSession(AgentSettings settings, SourceDialect dialect, AgentCounters counters, Clock clock) {
+    this.settings = settings;
+    this.dialect = dialect;
+    this.counters = counters;
+    this.clock = clock;
+  }
+
+  /** The prefix of Debezium's topic names for this agent. */
+  static String topicPrefix(AgentSettings settings) {
+    return "openrs_" + settings.agentName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+  }
+
+  /**
+   * Connects to the server and starts the engine from the server's resume blob.
+   *
+   * @throws IOException when the server cannot be reached or refuses the agent
+   */
+  void start() throws IOException, InterruptedException {
+    LtlCommand.Connect hello =
+        new LtlCommand.Connect(
+            settings.originServer(),
+            settings.originDatabase(),
+            WireProtocol.MIN_VERSION,
+            WireProtocol.MAX_VERSION,
+            settings.serverUser(),
+            new String(settings.serverPassword()),
+            Optional.of(settings.agentName()));
+    client =
+        LtlClient.connect(
+            LtlClientSettings.defaults(settings.serverHost(), settings.serverPort())
+                .withConnectTimeout(settings.connectTimeout()),
+            hello);
+    client.closeFuture().whenComplete((v, err) -> end(err != null ? err : connectionClosed()));
+    startPoint = client.welcome().truncationPoint();
+    try {
+      resume = ResumeBlob.decode(client.welcome().resumeBlob());
+    } catch (IOException e) {
+      throw new AgentException(
+          AgentException.Code.SERVER_REFUSED,
+          "the server's resume blob for "
+              + settings.origin()
+              + " cannot be read: "
+              + e.getMessage(),
+          e);
+    }
+    history.addAll(resume.schemaHistory());
+    LOG.info(
+        "agent {}: session for {} starts after {} with {} offset entries",
+        settings.agentName(),
+        settings.origin(),
+        startPoint.map(Oqid::toString).orElse("nothing (the server holds nothing yet)"),
+        resume.offsets().size());
+    sender =
+        new Sender(
+            settings.agentName(),
+            client,
+            settings.ltlBatchSizeBytes(),
+            settings.scanBatchSize(),
+            counters,
+            clock,
+            this::end);
+    sender.start();
+    assembler =
+        new TransactionAssembler(
+            dialect.prefixBytes(),
+            settings.ltlBatchSizeBytes(),
+            settings.transactionBufferBytes(),
+            settings.dataDirectory(),
+            "txn-" + topicPrefix(settings) + "-",
+            sender::offer,
+            counters);
+    mapper = dialect.newMapper(assembler, counters);
+    handler = new RecordHandler(mapper, assembler, sender::durable, startPoint, counters);
+    bindingKey = ServerOffsetStore.register(this);
+    engine =
+        DebeziumEngine.create(Connect.class)
+            .using(engineProperties())
+            .notifying(handler)
+            .using(
+                (success, message, error) -> {
+                  if (!closing) {
+                    end(
+                        error != null
+                            ? readerFailure(error)
+                            : new AgentException(
+                                AgentException.Code.READER_FAILED,
+                                "the log reader stopped: " + message));
+                  }
+                })
+            .build();
+    executor =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "rs-repagent-engine-" + settings.agentName());
+              t.setDaemon(true);
+              return t;
+            });
+    executor.execute(engine);
+  }
+
+  private Properties engineProperties() {
+    Properties p = dialect.connectorProperties();
+    p.setProperty("name", settings.agentName());
+    p.setProperty("topic.prefix", topicPrefix(settings));
+    p.setProperty("offset.storage", ServerOffsetStore.class.getName());
+    p.setProperty(ServerOffsetStore.BINDING_PROPERTY, bindingKey);
+    p.setProperty(
+        "offset.flush.interval.ms", Long.toString(settings.offsetFlushInterval().toMillis()));
+    p.setProperty("offset.flush.timeout.ms", "10000");
+    p.setProperty("errors.max.retries", "0");
+    p.setProperty("schema.history.internal", ServerSchemaHistory.class.getName());
+    p.setProperty(ServerSchemaHistory.BINDING_PROPERTY, bindingKey);
+    p.setProperty("provide.transaction.metadata", "true");
+    p.setProperty("tombstones.on.delete", "false");
+    p.setProperty("decimal.handling.mode", "precise");
+    p.setProperty("time.precision.mode", "adaptive_time_microseconds");
+    p.setProperty("binary.handling.mode", "bytes");
+    if (!settings.heartbeatInterval().isZero()) {
+      p.setProperty(
+          "heartbeat.interval.ms", Long.toString(settings.heartbeatInterval().toMillis()));
+    }
+    for (Map.Entry<String, String> e : settings.debezium().entrySet()) {
+      p.setProperty(e.getKey(), e.getValue());
+    }
+    return p;
+  }
+
+  private static AgentException readerFailure(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof AgentException a) {
+        return a;
+      }
+      if (t instanceof SessionEndedException) {
+        return new AgentException(
+            AgentException.Code.READER_FAILED, "the log reader stopped with its session", t);
+      }
+      if (t instanceof java.sql.SQLException s
+          && s.getSQLState() != null
+          && s.getSQLState().startsWith("08")) {
+        return new AgentException(
+            AgentException.Code.SOURCE_UNAVAILABLE, "lost the primary: " + s.getMessage(), error);
+      }
+      if (t instanceof java.net.ConnectException) {
+        return new AgentException(
+            AgentException.Code.SOURCE_UNAVAILABLE, "lost the primary: " + t.getMessage(), error);
+      }
+    }
+    return new AgentException(
+        AgentException.Code.READER_FAILED, "the log reader failed: " + error, error);
+  }
+
+  private IOException connectionClosed() {
+    return new IOException("the connection to the server was closed");
+  }
+
+  private void end(Throwable why) {
+    if (!closing) {
+      ended.complete(why);
+    }
+  }
+
+  /** Completes with the reason the session ended. */
+  CompletableFuture<Throwable> ended() {
+    return ended;
+  }
+
+  /** Whether the server's durable point moved during this session. */
+  boolean progressed() {
+    Optional<Oqid> now = sender == null ? Optional.empty() : sender.durable();
+    return now.isPresent() && (startPoint.isEmpty() || now.get().compareTo(startPoint.get()) > 0);
+  }
+
+  /** The server's truncation point as this session last learned it. */
+  Optional<Oqid> durable() {
+    return sender == null ? startPoint : sender.durable();
+  }
+
+  // ---- ServerOffsetStore.Binding, called on engine threads -------------------------------------
+
+  @Override
+  public Map<ByteBuffer, ByteBuffer> initialOffsets() {
+    return resume.offsets();
+  }
+
+  @Override
+  public void flushed(Map<ByteBuffer, ByteBuffer> offsets) throws IOException {
+    Optional<Oqid> cover = handler.releasedCover();
+    byte[] blob = ResumeBlob.encode(new ResumeBlob.Contents(offsets, history));
+    if (cover.isEmpty()) {
+      LOG.debug("agent {}: offsets flushed before anything is durable; kept", settings.agentName());
+      return;
+    }
+    client.storeResume(cover.get(), blob);
+    counters.increment(AgentCounter.RA_IO_SEND);
+    counters.increment(AgentCounter.RA_RESUME_BLOBS_SENT);
+  }
+
+  @Override
+  public java.util.List<String> initialHistory() {
+    return java.util.List.copyOf(history);
+  }
+
+  @Override
+  public void historyRecord(String document) {
+    history.add(document);
+  }
+
+  /** Stops the engine (its last offset flush still reaches the server), the sender, the link. */
+  @Override
+  public void close() {
+    closing = true;
+    if (engine != null) {
+      try {
+        engine.close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("agent {}: stopping the log reader: {}", settings.agentName(), e.toString());
+      }
+    }
+    if (executor != null) {
+      executor.shutdown();
+      try {
+        if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
+          LOG.warn("agent {}: the log reader did not stop within 30 s", settings.agentName());
+          executor.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (sender != null) {
+      sender.stop();
+    }
+    if (client != null) {
+      client.close();
+    }
+    if (bindingKey != null) {
+      ServerOffsetStore.unregister(bindingKey);
+    }
+    if (mapper != null) {
+      mapper.close();
+    }
+    if (assembler != null) {
+      assembler.close();
+    }
+  }
+}

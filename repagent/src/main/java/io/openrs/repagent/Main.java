@@ -1,0 +1,63 @@
+package io.openrs.repagent;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/repagent}: runs one replication agent from its configuration file. */
+@Command(
+    name = "repagent",
+    mixinStandardHelpOptions = true,
+    description = "Runs an openrs replication agent until stopped (SIGTERM/Ctrl-C).")
+public final class Main implements Callable<Integer> {
+
+  @Option(
+      names = {"-C", "--config"},
+      required = true,
+      description = "the configuration file (name = value lines; see docs/repagent.md)")
+  Path config;
+
+  @Override
+  public Integer call() throws Exception {
+    AgentSettings settings;
+    try {
+      settings = AgentConfigFile.read(config);
+    } catch (AgentException e) {
+      System.err.println("repagent: " + e.getMessage());
+      return 2;
+    }
+    RepAgent agent = new RepAgent(settings, new SimpleMeterRegistry());
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println("repagent " + settings.agentName() + " shutting down");
+                  System.out.flush();
+                  agent.close();
+                  System.out.println("repagent " + settings.agentName() + " stopped");
+                  System.out.flush();
+                },
+                "shutdown"));
+    agent.start();
+    System.out.println(
+        "repagent " + settings.agentName() + " started: origin " + settings.origin());
+    System.out.flush();
+    agent.terminated().join();
+    if (agent.state() == RepAgent.State.FAILED) {
+      System.err.println(
+          "repagent "
+              + settings.agentName()
+              + " failed: "
+              + agent.failure().map(Throwable::getMessage).orElse("unknown"));
+      return 1;
+    }
+    return 0;
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Main()).execute(args));
+  }
+}

@@ -1,0 +1,427 @@
+package io.openrs.repagent;
+
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.TranId;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * MariaDB and MySQL through the binary log (Debezium's MariaDB and MySQL connectors; MariaDB always
+ * has GTIDs, which Debezium uses to position itself).
+ *
+ * <p><b>OQID</b> (16 bytes): the binlog file number (the numeric suffix of {@code
+ * mariadb-bin.000042}, 4 bytes), the position of the transaction's first event (its GTID or BEGIN
+ * event) in that file (8 bytes), then the command's index inside the transaction (4 bytes; {@code
+ * begin} = 0). A transaction is written to the binlog whole at commit, so transactions follow each
+ * other in binlog order = commit order, and (file, position) grows strictly. A DDL statement is its
+ * own transaction ({@code begin}, {@code ddl}, {@code commit}). Snapshot rows take the position
+ * just before the binlog position the snapshot was read at.
+ *
+ * <p><b>Schema history</b> travels in the resume blob with the offsets ({@link
+ * ServerSchemaHistory}); only DDL of captured tables is kept.
+ */
+final class MariaDbDialect implements SourceDialect {
+
+  static final int PREFIX_BYTES = 12;
+
+  private final AgentSettings settings;
+  private final AgentSettings.SourceSettings source;
+
+  MariaDbDialect(AgentSettings settings) {
+    this.settings = settings;
+    this.source = settings.source();
+  }
+
+  @Override
+  public int prefixBytes() {
+    return PREFIX_BYTES;
+  }
+
+  private String jdbcUrl() {
+    String scheme = source.profile() == SourceProfile.MYSQL ? "jdbc:mysql://" : "jdbc:mariadb://";
+    return scheme + source.host() + ":" + source.port() + "/";
+  }
+
+  private Connection connect() {
+    Properties p = new Properties();
+    p.setProperty("user", source.user());
+    p.setProperty("password", new String(source.password()));
+    p.setProperty("connectTimeout", "10000");
+    try {
+      return DriverManager.getConnection(jdbcUrl(), p);
+    } catch (SQLException e) {
+      String state = e.getSQLState() == null ? "" : e.getSQLState();
+      if (state.startsWith("28") || e.getErrorCode() == 1045) {
+        return failLogin(e);
+      }
+      throw new AgentException(
+          AgentException.Code.SOURCE_UNAVAILABLE,
+          "cannot reach the primary "
+              + source.profile().configName()
+              + " "
+              + source.host()
+              + ":"
+              + source.port()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private Connection failLogin(SQLException e) {
+    throw new AgentException(
+        AgentException.Code.SOURCE_SETUP,
+        "the primary refused the login of source_user "
+            + source.user()
+            + ": "
+            + e.getMessage()
+            + "; check source_user and source_password_env/_file",
+        e);
+  }
+
+  /**
+   * What must hold of the primary's global variables for its binlog to be read; empty when all is
+   * well, else the message naming the setting (a pure function, unit-tested with bad values).
+   */
+  static Optional<String> checkBinlogSettings(
+      String logBin, String binlogFormat, String binlogRowImage) {
+    List<String> problems = new ArrayList<>();
+    if (!("1".equals(logBin) || "ON".equalsIgnoreCase(logBin))) {
+      problems.add("the binary log is off (log_bin); start the server with log_bin enabled");
+    }
+    if (!"ROW".equalsIgnoreCase(binlogFormat)) {
+      problems.add(
+          "binlog_format = "
+              + binlogFormat
+              + "; the agent needs binlog_format = ROW (SET GLOBAL binlog_format = 'ROW' and in"
+              + " the server's configuration file)");
+    }
+    if (!"FULL".equalsIgnoreCase(binlogRowImage)) {
+      problems.add(
+          "binlog_row_image = "
+              + binlogRowImage
+              + "; the agent needs full row images: binlog_row_image = FULL");
+    }
+    return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+  }
+
+  @Override
+  public void prepare() {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      try (ResultSet r =
+          s.executeQuery(
+              "SELECT @@GLOBAL.log_bin, @@GLOBAL.binlog_format, @@GLOBAL.binlog_row_image")) {
+        r.next();
+        Optional<String> problem =
+            checkBinlogSettings(r.getString(1), r.getString(2), r.getString(3));
+        if (problem.isPresent()) {
+          throw new AgentException(
+              AgentException.Code.SOURCE_SETUP,
+              source.profile().configName()
+                  + " at "
+                  + source.host()
+                  + ":"
+                  + source.port()
+                  + ": "
+                  + problem.get());
+        }
+      }
+      if (!settings.heartbeatInterval().isZero() && !heartbeatTableExists(c)) {
+        // Only when missing: MariaDB writes even a no-op CREATE ... IF NOT EXISTS to the binlog.
+        try {
+          s.execute("CREATE DATABASE IF NOT EXISTS " + quote(source.heartbeatSchema()));
+          s.execute(
+              "CREATE TABLE IF NOT EXISTS "
+                  + heartbeatTable()
+                  + " (agent VARCHAR(64) PRIMARY KEY, beat DATETIME(6) NOT NULL)");
+        } catch (SQLException e) {
+          throw new AgentException(
+              AgentException.Code.SOURCE_SETUP,
+              "cannot create heartbeat_table "
+                  + heartbeatTable()
+                  + " as "
+                  + source.user()
+                  + ": "
+                  + e.getMessage(),
+              e);
+        }
+      }
+    } catch (SQLException e) {
+      throw new AgentException(
+          AgentException.Code.SOURCE_UNAVAILABLE, "checking the primary: " + e.getMessage(), e);
+    }
+  }
+
+  private boolean heartbeatTableExists(Connection c) throws SQLException {
+    try (java.sql.PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?")) {
+      ps.setString(1, source.heartbeatSchema());
+      ps.setString(2, source.heartbeatTable());
+      try (ResultSet r = ps.executeQuery()) {
+        return r.next();
+      }
+    }
+  }
+
+  private String heartbeatTable() {
+    return quote(source.heartbeatSchema()) + "." + quote(source.heartbeatTable());
+  }
+
+  private static String quote(String s) {
+    return "`" + s.replace("`", "``") + "`";
+  }
+
+  @Override
+  public Properties connectorProperties() {
+    Properties p = new Properties();
+    p.setProperty(
+        "connector.class",
+        source.profile() == SourceProfile.MYSQL
+            ? "io.debezium.connector.mysql.MySqlConnector"
+            : "io.debezium.connector.mariadb.MariaDbConnector");
+    p.setProperty("database.hostname", source.host());
+    p.setProperty("database.port", Integer.toString(source.port()));
+    p.setProperty("database.user", source.user());
+    p.setProperty("database.password", new String(source.password()));
+    p.setProperty("database.server.id", Long.toString(source.serverId()));
+    p.setProperty("snapshot.mode", source.snapshot() ? "initial" : "no_data");
+    p.setProperty("include.schema.changes", "true");
+    p.setProperty("bigint.unsigned.handling.mode", "precise");
+    p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+    p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
+    List<String> databases = new ArrayList<>();
+    List<String> tables = new ArrayList<>(source.tableIncludeList());
+    if (!source.database().isEmpty()) {
+      databases.add(source.database());
+    }
+    for (String t : source.tableIncludeList()) {
+      String db = t.substring(0, t.indexOf('.'));
+      if (!databases.contains(db) && !db.contains("%")) {
+        databases.add(db);
+      }
+    }
+    if (!settings.heartbeatInterval().isZero()) {
+      if (!databases.isEmpty() && !databases.contains(source.heartbeatSchema())) {
+        databases.add(source.heartbeatSchema());
+      }
+      if (!tables.isEmpty()) {
+        tables.add(source.heartbeatSchema() + "." + source.heartbeatTable());
+      }
+      p.setProperty(
+          "heartbeat.action.query",
+          "INSERT INTO "
+              + heartbeatTable()
+              + " (agent, beat) VALUES ('"
+              + settings.agentName().replace("'", "''")
+              + "', NOW(6)) ON DUPLICATE KEY UPDATE beat = VALUES(beat)");
+    }
+    if (!databases.isEmpty()) {
+      p.setProperty("database.include.list", PostgresDialect.includeRegex(databases));
+    }
+    if (!tables.isEmpty()) {
+      p.setProperty("table.include.list", PostgresDialect.includeRegex(tables));
+    }
+    return p;
+  }
+
+  @Override
+  public RecordMapper newMapper(TransactionAssembler out, AgentCounters counters) {
+    return new Mapper(out, counters);
+  }
+
+  /** The numeric suffix of a binlog file name ({@code mariadb-bin.000042} is 42). */
+  static int fileNumber(String file) {
+    int dot = file.lastIndexOf('.');
+    try {
+      return Integer.parseInt(file.substring(dot + 1));
+    } catch (NumberFormatException | IndexOutOfBoundsException e) {
+      throw new AgentException(
+          AgentException.Code.INTERNAL, "binlog file name without a number: " + file);
+    }
+  }
+
+  static byte[] prefix(String file, long position) {
+    return ByteBuffer.allocate(PREFIX_BYTES).putInt(fileNumber(file)).putLong(position).array();
+  }
+
+  /** Maps binlog records; see the class comment for the OQID. */
+  final class Mapper implements RecordMapper {
+    private final TransactionAssembler out;
+    private final AgentCounters counters;
+    private final RowImages images = new RowImages();
+    private final String transactionTopic;
+    private final String schemaTopic;
+    private final TableName heartbeat =
+        new TableName(source.heartbeatSchema(), source.heartbeatTable());
+    private byte[] openPrefix;
+    private boolean snapshotOpen;
+
+    Mapper(TransactionAssembler out, AgentCounters counters) {
+      this.out = out;
+      this.counters = counters;
+      String prefix = AgentSession.topicPrefix(settings);
+      this.transactionTopic = prefix + ".transaction";
+      this.schemaTopic = prefix;
+    }
+
+    @Override
+    public boolean map(SourceRecord record) throws InterruptedException {
+      Map<String, ?> offset = record.sourceOffset();
+      if (record.topic().equals(transactionTopic)) {
+        Struct v = (Struct) record.value();
+        if (v.getString("status").equals("BEGIN")) {
+          openPrefix = prefix((String) offset.get("file"), PostgresDialect.longOf(offset, "pos"));
+          out.begin(TranId.of(openPrefix), seconds(offset), Optional.empty());
+          counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+          return false;
+        }
+        if (!out.inTransaction()) {
+          throw new AgentException(
+              AgentException.Code.INTERNAL,
+              "transaction END " + v.getString("id") + " without its BEGIN");
+        }
+        if (out.commit(openPrefix, seconds(offset)).isPresent()) {
+          counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+        } else {
+          counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        }
+        openPrefix = null;
+        return true;
+      }
+      if (!(record.value() instanceof Struct value)) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      if (record.topic().equals(schemaTopic) && value.schema().field("ddl") != null) {
+        return schemaChange(value, offset);
+      }
+      if (value.schema().field("op") == null) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      Struct src = value.getStruct("source");
+      TableName table = new TableName(src.getString("db"), src.getString("table"));
+      if (table.equals(heartbeat)) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      String op = value.getString("op");
+      if (op.equals("r")) {
+        return snapshotRow(value, table, offset);
+      }
+      if (!out.inTransaction()) {
+        throw new AgentException(
+            AgentException.Code.INTERNAL, "change to " + table + " outside a transaction");
+      }
+      switch (op) {
+        case "c":
+          {
+            var after = images.all(value.getStruct("after"));
+            out.add((t, o) -> new LtlCommand.Insert(t, o, table, false, after));
+            break;
+          }
+        case "u":
+          {
+            var before = images.all(value.getStruct("before"));
+            var after = images.all(value.getStruct("after"));
+            out.add((t, o) -> new LtlCommand.Update(t, o, table, before, after));
+            break;
+          }
+        case "d":
+          {
+            var before = images.all(value.getStruct("before"));
+            out.add((t, o) -> new LtlCommand.Delete(t, o, table, before));
+            break;
+          }
+        case "t":
+          out.add((t, o) -> new LtlCommand.Truncate(t, o, table));
+          break;
+        default:
+          throw new AgentException(
+              AgentException.Code.INTERNAL, "unknown change operation '" + op + "' on " + table);
+      }
+      counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+      return false;
+    }
+
+    /**
+     * A DDL statement from the binlog: its own transaction (DDL commits implicitly). Schema records
+     * of Debezium's schema snapshot (DROP/CREATE of the captured tables) are not sent.
+     */
+    private boolean schemaChange(Struct value, Map<String, ?> offset) throws InterruptedException {
+      Struct src = value.getStruct("source");
+      String snapshot = src.getString("snapshot");
+      if (snapshot != null && !snapshot.equals("false")) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      String ddl = value.getString("ddl");
+      String db = value.getString("databaseName");
+      if (source.heartbeatTable().equals(src.getString("table"))
+          && source.heartbeatSchema().equals(src.getString("db"))) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      if (!out.inTransaction()) {
+        openPrefix = prefix((String) offset.get("file"), PostgresDialect.longOf(offset, "pos"));
+        out.begin(TranId.of(openPrefix), seconds(offset), Optional.empty());
+      }
+      Optional<String> schema = db == null || db.isEmpty() ? Optional.empty() : Optional.of(db);
+      out.add((t, o) -> new LtlCommand.Ddl(t, o, schema, ddl));
+      out.commit(openPrefix, seconds(offset));
+      openPrefix = null;
+      counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+      // Not a restart point: Debezium's offset here may still replay the DDL's own events.
+      return false;
+    }
+
+    private boolean snapshotRow(Struct value, TableName table, Map<String, ?> offset)
+        throws InterruptedException {
+      if (!snapshotOpen) {
+        if (out.inTransaction()) {
+          out.abort();
+        }
+        // Just before the snapshot's binlog position: the first streamed transaction starts
+        // there or later.
+        openPrefix = prefix((String) offset.get("file"), PostgresDialect.longOf(offset, "pos") - 1);
+        out.begin(
+            TranId.of(("snapshot:" + offset.get("file") + ":" + offset.get("pos")).getBytes()),
+            seconds(offset),
+            Optional.empty());
+        snapshotOpen = true;
+      }
+      var after = images.all(value.getStruct("after"));
+      out.add((t, o) -> new LtlCommand.Insert(t, o, table, true, after));
+      counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+      String marker = value.getStruct("source").getString("snapshot");
+      if ("last".equals(marker)) {
+        out.commit(openPrefix, seconds(offset));
+        openPrefix = null;
+        snapshotOpen = false;
+        return true;
+      }
+      return false;
+    }
+  }
+
+  /** Binlog times have seconds ({@code ts_sec} of the offset). */
+  static Instant seconds(Map<String, ?> offset) {
+    Object v = offset.get("ts_sec");
+    return v instanceof Number n ? Instant.ofEpochSecond(n.longValue()) : Instant.EPOCH;
+  }
+}

@@ -1,0 +1,464 @@
+package io.openrs.repagent;
+
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.TranId;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * PostgreSQL through logical decoding ({@code pgoutput}), Debezium's PostgreSQL connector.
+ *
+ * <p><b>OQID</b> (12 bytes): the transaction's commit LSN as Debezium reports it at the
+ * transaction's END ({@code lsn_commit} of its offset: the end of the commit record, the position
+ * the slot is confirmed to when the transaction is released), 8 bytes big-endian, then the
+ * command's index inside the transaction, 4 bytes ({@code begin} = 0, the commit last). pgoutput
+ * sends transactions whole and in commit order, and commit LSNs grow with commit order, so OQIDs
+ * grow strictly; they depend on nothing but the WAL, so a replay gives every command the OQID it
+ * had.
+ *
+ * <p><b>Slot</b>: {@code slot_name}, created by Debezium when absent; {@code lsn.flush.mode =
+ * connector}, so the slot is confirmed only from offsets the agent released (never by the JDBC
+ * driver's keepalives), i.e. behind the server's durable point. A heartbeat writes {@code
+ * heartbeat_table} (in the publication), so a primary whose captured tables are idle still moves
+ * the slot.
+ */
+final class PostgresDialect implements SourceDialect {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresDialect.class);
+  static final int PREFIX_BYTES = 8;
+
+  private final AgentSettings settings;
+  private final AgentSettings.SourceSettings source;
+
+  PostgresDialect(AgentSettings settings) {
+    this.settings = settings;
+    this.source = settings.source();
+  }
+
+  @Override
+  public int prefixBytes() {
+    return PREFIX_BYTES;
+  }
+
+  String jdbcUrl() {
+    return "jdbc:postgresql://" + source.host() + ":" + source.port() + "/" + source.database();
+  }
+
+  Connection connect() {
+    Properties p = new Properties();
+    p.setProperty("user", source.user());
+    p.setProperty("password", new String(source.password()));
+    p.setProperty("connectTimeout", "10");
+    p.setProperty("ApplicationName", "openrs-repagent-" + settings.agentName());
+    try {
+      return DriverManager.getConnection(jdbcUrl(), p);
+    } catch (SQLException e) {
+      throw classify(e);
+    }
+  }
+
+  /** Connection and login failures: setup errors need the DBA, the rest may pass. */
+  AgentException classify(SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    String where =
+        source.user() + "@" + source.host() + ":" + source.port() + "/" + source.database();
+    if (state.startsWith("28")) {
+      return new AgentException(
+          AgentException.Code.SOURCE_SETUP,
+          "PostgreSQL refused the login of source_user "
+              + where
+              + " (SQLSTATE "
+              + state
+              + "): "
+              + e.getMessage()
+              + "; check source_user and source_password_env/_file",
+          e);
+    }
+    if (state.equals("3D000")) {
+      return new AgentException(
+          AgentException.Code.SOURCE_SETUP,
+          "source_database " + source.database() + " does not exist at " + where,
+          e);
+    }
+    return new AgentException(
+        AgentException.Code.SOURCE_UNAVAILABLE,
+        "cannot reach the primary PostgreSQL "
+            + where
+            + " (SQLSTATE "
+            + state
+            + "): "
+            + e.getMessage(),
+        e);
+  }
+
+  @Override
+  public void prepare() {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      String walLevel;
+      try (ResultSet r = s.executeQuery("SHOW wal_level")) {
+        r.next();
+        walLevel = r.getString(1);
+      }
+      if (!walLevel.equals("logical")) {
+        throw new AgentException(
+            AgentException.Code.SOURCE_SETUP,
+            "PostgreSQL at "
+                + source.host()
+                + ":"
+                + source.port()
+                + " runs with wal_level = "
+                + walLevel
+                + "; reading its log needs wal_level = logical (set it in postgresql.conf and"
+                + " restart PostgreSQL)");
+      }
+      boolean replication;
+      try (ResultSet r =
+          s.executeQuery(
+              "SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user")) {
+        replication = r.next() && r.getBoolean(1);
+      }
+      if (!replication) {
+        throw new AgentException(
+            AgentException.Code.SOURCE_SETUP,
+            "source_user '"
+                + source.user()
+                + "' lacks the REPLICATION attribute needed to read the log of "
+                + source.database()
+                + " (ALTER ROLE "
+                + quoteIdent(source.user())
+                + " REPLICATION, or name another source_user)");
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement("SELECT plugin FROM pg_replication_slots WHERE slot_name = ?")) {
+        ps.setString(1, source.slotName());
+        try (ResultSet r = ps.executeQuery()) {
+          if (r.next() && !"pgoutput".equals(r.getString(1))) {
+            throw new AgentException(
+                AgentException.Code.SOURCE_SETUP,
+                "replication slot "
+                    + source.slotName()
+                    + " (slot_name) exists with plugin "
+                    + r.getString(1)
+                    + "; the agent needs a pgoutput slot: drop it or name another slot_name");
+          }
+        }
+      }
+      if (!settings.heartbeatInterval().isZero()) {
+        try {
+          s.execute(
+              "CREATE TABLE IF NOT EXISTS "
+                  + heartbeatTable()
+                  + " (agent text PRIMARY KEY, beat timestamptz NOT NULL)");
+        } catch (SQLException e) {
+          throw new AgentException(
+              AgentException.Code.SOURCE_SETUP,
+              "cannot create heartbeat_table "
+                  + heartbeatTable()
+                  + " as "
+                  + source.user()
+                  + " (SQLSTATE "
+                  + e.getSQLState()
+                  + "): "
+                  + e.getMessage()
+                  + "; create it (agent text PRIMARY KEY, beat timestamptz NOT NULL) or grant"
+                  + " CREATE",
+              e);
+        }
+      }
+    } catch (SQLException e) {
+      throw classify(e);
+    }
+  }
+
+  private String heartbeatTable() {
+    return quoteIdent(source.heartbeatSchema()) + "." + quoteIdent(source.heartbeatTable());
+  }
+
+  static String quoteIdent(String s) {
+    return "\"" + s.replace("\"", "\"\"") + "\"";
+  }
+
+  @Override
+  public Properties connectorProperties() {
+    Properties p = new Properties();
+    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    p.setProperty("database.hostname", source.host());
+    p.setProperty("database.port", Integer.toString(source.port()));
+    p.setProperty("database.user", source.user());
+    p.setProperty("database.password", new String(source.password()));
+    p.setProperty("database.dbname", source.database());
+    p.setProperty("plugin.name", "pgoutput");
+    p.setProperty("slot.name", source.slotName());
+    p.setProperty("slot.drop.on.stop", "false");
+    p.setProperty("publication.name", source.publicationName());
+    p.setProperty("lsn.flush.mode", "connector");
+    p.setProperty("snapshot.mode", source.snapshot() ? "initial" : "no_data");
+    p.setProperty("interval.handling.mode", "string");
+    p.setProperty("hstore.handling.mode", "json");
+    p.setProperty("unavailable.value.placeholder", ValueConverter.UNAVAILABLE_PLACEHOLDER);
+    p.setProperty("skipped.operations", "none");
+    p.setProperty("include.unknown.datatypes", "true");
+    List<String> tables = new ArrayList<>(source.tableIncludeList());
+    if (tables.isEmpty()) {
+      p.setProperty("publication.autocreate.mode", "all_tables");
+    } else {
+      if (!settings.heartbeatInterval().isZero()) {
+        tables.add(source.heartbeatSchema() + "." + source.heartbeatTable());
+      }
+      p.setProperty("publication.autocreate.mode", "filtered");
+      p.setProperty("table.include.list", includeRegex(tables));
+    }
+    if (!settings.heartbeatInterval().isZero()) {
+      p.setProperty(
+          "heartbeat.action.query",
+          "INSERT INTO "
+              + heartbeatTable()
+              + " (agent, beat) VALUES ('"
+              + settings.agentName().replace("'", "''")
+              + "', now()) ON CONFLICT (agent) DO UPDATE SET beat = excluded.beat");
+    }
+    return p;
+  }
+
+  /** Debezium's regex list for {@code schema.table} patterns with {@code %} wildcards. */
+  static String includeRegex(List<String> patterns) {
+    List<String> out = new ArrayList<>();
+    for (String t : patterns) {
+      StringBuilder b = new StringBuilder();
+      for (char c : t.toCharArray()) {
+        if (c == '%') {
+          b.append(".*");
+        } else if (Character.isLetterOrDigit(c) || c == '_') {
+          b.append(c);
+        } else {
+          b.append('\\').append(c);
+        }
+      }
+      out.add(b.toString());
+    }
+    return String.join(",", out);
+  }
+
+  @Override
+  public RecordMapper newMapper(TransactionAssembler out, AgentCounters counters) {
+    return new Mapper(out, counters);
+  }
+
+  /** Maps pgoutput records; see the class comment for the OQID. */
+  final class Mapper implements RecordMapper {
+    private final TransactionAssembler out;
+    private final AgentCounters counters;
+    private final RowImages images = new RowImages();
+    private final String transactionTopic;
+    private final Map<TableName, Boolean> fullIdentity = new HashMap<>();
+    private final TableName heartbeat =
+        new TableName(source.heartbeatSchema(), source.heartbeatTable());
+    private Connection catalog;
+    private boolean snapshotOpen;
+
+    Mapper(TransactionAssembler out, AgentCounters counters) {
+      this.out = out;
+      this.counters = counters;
+      this.transactionTopic = AgentSession.topicPrefix(settings) + ".transaction";
+    }
+
+    @Override
+    public boolean map(SourceRecord record) throws InterruptedException {
+      Map<String, ?> offset = record.sourceOffset();
+      if (record.topic().equals(transactionTopic)) {
+        Struct v = (Struct) record.value();
+        String status = v.getString("status");
+        if (status.equals("BEGIN")) {
+          out.begin(TranId.ofLong(longOf(offset, "txId")), micros(offset), Optional.empty());
+          counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+          return false;
+        }
+        if (!out.inTransaction()) {
+          // The END of a transaction whose BEGIN this session did not see: Debezium never
+          // restarts inside a transaction from the offsets the agent releases.
+          throw new AgentException(
+              AgentException.Code.INTERNAL,
+              "transaction END " + v.getString("id") + " without its BEGIN");
+        }
+        byte[] prefix =
+            ByteBuffer.allocate(PREFIX_BYTES).putLong(longOf(offset, "lsn_commit")).array();
+        if (out.commit(prefix, micros(offset)).isPresent()) {
+          counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+        } else {
+          counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        }
+        return true;
+      }
+      if (!(record.value() instanceof Struct value) || value.schema().field("op") == null) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      Struct src = value.getStruct("source");
+      TableName table = new TableName(src.getString("schema"), src.getString("table"));
+      String op = value.getString("op");
+      if (table.equals(heartbeat)) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      if (op.equals("r")) {
+        return snapshotRow(record, value, table, offset);
+      }
+      if (!out.inTransaction()) {
+        throw new AgentException(
+            AgentException.Code.INTERNAL,
+            "change to " + table + " outside a transaction (provide.transaction.metadata is off?)");
+      }
+      addChange(record, value, table, op);
+      counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+      return false;
+    }
+
+    private void addChange(SourceRecord record, Struct value, TableName table, String op) {
+      switch (op) {
+        case "c":
+          {
+            var after = images.all(value.getStruct("after"));
+            out.add((t, o) -> new LtlCommand.Insert(t, o, table, false, after));
+            return;
+          }
+        case "u":
+          {
+            var before = beforeImage(record, value, table);
+            var after = images.all(value.getStruct("after"));
+            out.add((t, o) -> new LtlCommand.Update(t, o, table, before, after));
+            return;
+          }
+        case "d":
+          {
+            var before = beforeImage(record, value, table);
+            out.add((t, o) -> new LtlCommand.Delete(t, o, table, before));
+            return;
+          }
+        case "t":
+          out.add((t, o) -> new LtlCommand.Truncate(t, o, table));
+          return;
+        default:
+          throw new AgentException(
+              AgentException.Code.INTERNAL, "unknown change operation '" + op + "' on " + table);
+      }
+    }
+
+    private List<io.openrs.ltl.Column> beforeImage(
+        SourceRecord record, Struct value, TableName table) {
+      Struct before = value.getStruct("before");
+      Struct key = record.key() instanceof Struct k ? k : null;
+      if (before != null && (key == null || isFullIdentity(table))) {
+        return images.all(before);
+      }
+      if (key == null) {
+        throw new AgentException(
+            AgentException.Code.INTERNAL,
+            "change to " + table + " carries neither a before image nor a key");
+      }
+      return images.key(key, before);
+    }
+
+    /** Snapshot rows (Debezium's initial snapshot) go as one transaction of snapshot inserts. */
+    private boolean snapshotRow(
+        SourceRecord record, Struct value, TableName table, Map<String, ?> offset)
+        throws InterruptedException {
+      if (!snapshotOpen) {
+        if (out.inTransaction()) {
+          out.abort();
+        }
+        byte[] id = ("snapshot:" + longOf(offset, "lsn")).getBytes(StandardCharsets.US_ASCII);
+        out.begin(TranId.of(id), micros(offset), Optional.empty());
+        snapshotOpen = true;
+      }
+      var after = images.all(value.getStruct("after"));
+      out.add((t, o) -> new LtlCommand.Insert(t, o, table, true, after));
+      counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+      Struct src = value.getStruct("source");
+      String marker = src.getString("snapshot");
+      if ("last".equals(marker)) {
+        // The snapshot's position is the slot's consistent point: every streamed transaction
+        // commits after it, so the snapshot's OQIDs sort before theirs.
+        byte[] prefix = ByteBuffer.allocate(PREFIX_BYTES).putLong(longOf(offset, "lsn")).array();
+        out.commit(prefix, micros(offset));
+        snapshotOpen = false;
+        return true;
+      }
+      return false;
+    }
+
+    private boolean isFullIdentity(TableName table) {
+      Boolean full = fullIdentity.get(table);
+      if (full == null) {
+        full = queryFullIdentity(table);
+        fullIdentity.put(table, full);
+      }
+      return full;
+    }
+
+    private boolean queryFullIdentity(TableName table) {
+      try {
+        if (catalog == null || catalog.isClosed()) {
+          catalog = connect();
+        }
+        try (PreparedStatement ps =
+            catalog.prepareStatement(
+                "SELECT c.relreplident FROM pg_class c JOIN pg_namespace n ON n.oid ="
+                    + " c.relnamespace WHERE n.nspname = ? AND c.relname = ?")) {
+          ps.setString(1, table.schema());
+          ps.setString(2, table.table());
+          try (ResultSet r = ps.executeQuery()) {
+            return r.next() && "f".equals(r.getString(1));
+          }
+        }
+      } catch (SQLException e) {
+        throw classify(e);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (catalog != null) {
+        try {
+          catalog.close();
+        } catch (SQLException e) {
+          LOG.debug("closing the catalog connection: {}", e.toString());
+        }
+      }
+    }
+  }
+
+  static long longOf(Map<String, ?> offset, String key) {
+    Object v = offset.get(key);
+    if (!(v instanceof Number n)) {
+      throw new AgentException(
+          AgentException.Code.INTERNAL, "Debezium offset without " + key + ": " + offset);
+    }
+    return n.longValue();
+  }
+
+  /** The commit time Debezium keeps in the offset ({@code ts_usec}, microseconds). */
+  static Instant micros(Map<String, ?> offset) {
+    long us = longOf(offset, "ts_usec");
+    return Instant.ofEpochSecond(
+        Math.floorDiv(us, 1_000_000L), Math.floorMod(us, 1_000_000L) * 1000L);
+  }
+}

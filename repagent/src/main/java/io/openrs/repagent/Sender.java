@@ -1,0 +1,294 @@
+package io.openrs.repagent;
+
+import io.openrs.ltl.ByteBuilder;
+import io.openrs.ltl.Oqid;
+import io.openrs.wire.BatchAnswer;
+import io.openrs.wire.LtlClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the LTL the log reader produces to the server over one {@link LtlClient} connection: it
+ * packs {@link LtlChunk}s into batches of at most {@code ltl_batch_size} bytes, sends them without
+ * waiting for answers (the client bounds what is in flight), checks every answer, and asks the
+ * server's truncation point every {@code scan_batch_size} commands and whenever it is idle with
+ * commands the server has not yet confirmed. The truncation point it learns is {@link #durable()},
+ * which is what lets the log reader release the primary's log.
+ *
+ * <p>A rejected batch or a lost connection is fatal for this sender: it reports the failure once
+ * and stops; the agent reconnects and resends from the server's truncation point with a new sender.
+ *
+ * <p>Threads: one sender thread ({@code rs-repagent-sender-<agent>}) owns the batching; {@link
+ * #offer} is called by the log reader's thread; answers arrive on the client's I/O thread.
+ */
+final class Sender {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Sender.class);
+  private static final int QUEUE_CHUNKS = 64;
+  private static final Duration POLL = Duration.ofMillis(50);
+  private static final Duration IDLE_ASK = Duration.ofMillis(200);
+  private static final byte[] OQID_MARK = " oqid 0x".getBytes(StandardCharsets.US_ASCII);
+
+  private final String agent;
+  private final LtlClient client;
+  private final int batchBytes;
+  private final int scanBatchSize;
+  private final AgentCounters counters;
+  private final Clock clock;
+  private final Consumer<Throwable> onFailure;
+  private final Optional<Oqid> skipUpTo;
+  private final BlockingQueue<LtlChunk> queue = new ArrayBlockingQueue<>(QUEUE_CHUNKS);
+  private final AtomicReference<Oqid> durable = new AtomicReference<>();
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final Thread thread;
+  private volatile boolean stopping;
+
+  // Owned by the sender thread.
+  private Oqid lastSent;
+  private long commandsSinceAsk;
+  private long lastAskNanos;
+  private final ByteBuilder batch;
+  private final List<LtlChunk> batchChunks = new ArrayList<>();
+
+  Sender(
+      String agent,
+      LtlClient client,
+      int batchBytes,
+      int scanBatchSize,
+      AgentCounters counters,
+      Clock clock,
+      Consumer<Throwable> onFailure) {
+    this.agent = agent;
+    this.client = client;
+    this.batchBytes = Math.min(batchBytes, client.maxBatchBytes());
+    this.scanBatchSize = scanBatchSize;
+    this.counters = counters;
+    this.clock = clock;
+    this.onFailure = onFailure;
+    this.skipUpTo = client.welcome().truncationPoint();
+    skipUpTo.ifPresent(durable::set);
+    this.batch = new ByteBuilder(Math.min(this.batchBytes + 1024, 1 << 20));
+    this.thread = new Thread(this::run, "rs-repagent-sender-" + agent);
+    this.thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** The server's truncation point as last reported: everything up to it is durable there. */
+  Optional<Oqid> durable() {
+    return Optional.ofNullable(durable.get());
+  }
+
+  /** The failure that stopped this sender, if any. */
+  Optional<Throwable> failure() {
+    return Optional.ofNullable(failure.get());
+  }
+
+  /**
+   * Hands a chunk to the sender; waits while its queue is full (back-pressure on the log reader).
+   *
+   * @throws SessionEndedException when the sender has failed or is stopping
+   */
+  void offer(LtlChunk chunk) throws InterruptedException {
+    while (!queue.offer(chunk, POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+      checkAlive();
+    }
+    checkAlive();
+  }
+
+  private void checkAlive() {
+    Throwable f = failure.get();
+    if (f != null) {
+      throw new SessionEndedException("the sender of " + agent + " failed", f);
+    }
+    if (stopping) {
+      throw new SessionEndedException("the sender of " + agent + " is stopping", null);
+    }
+  }
+
+  /** Stops the thread (what is queued and not sent is dropped; the reader resends it). */
+  void stop() {
+    stopping = true;
+    thread.interrupt();
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run() {
+    try {
+      while (!stopping && failure.get() == null) {
+        LtlChunk first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
+        if (first == null) {
+          idle();
+          continue;
+        }
+        addToBatch(first);
+        LtlChunk next;
+        while ((next = queue.peek()) != null && batch.size() + next.text().length <= batchBytes) {
+          addToBatch(queue.poll());
+        }
+        sendBatch();
+        if (commandsSinceAsk >= scanBatchSize) {
+          askTruncation();
+        }
+      }
+    } catch (InterruptedException e) {
+      if (!stopping) {
+        fail(e);
+      }
+    } catch (SessionEndedException e) {
+      // The failure is already reported.
+    } catch (RuntimeException | Error e) {
+      fail(e);
+    }
+  }
+
+  private void idle() {
+    Oqid d = durable.get();
+    boolean unconfirmed = lastSent != null && (d == null || d.compareTo(lastSent) < 0);
+    if (unconfirmed && System.nanoTime() - lastAskNanos >= IDLE_ASK.toNanos()) {
+      askTruncation();
+    }
+  }
+
+  private void addToBatch(LtlChunk c) {
+    if (skipUpTo.isPresent() && c.lastOqid().compareTo(skipUpTo.get()) <= 0) {
+      counters.add(AgentCounter.RA_COMMANDS_SKIPPED, c.commands());
+      return;
+    }
+    batch.append(c.text());
+    batchChunks.add(c);
+  }
+
+  private void sendBatch() throws InterruptedException {
+    if (batchChunks.isEmpty()) {
+      return;
+    }
+    byte[] text = batch.toByteArray();
+    int commands = 0;
+    for (LtlChunk c : batchChunks) {
+      commands += c.commands();
+    }
+    long start = System.nanoTime();
+    CompletableFuture<BatchAnswer> answer = client.sendBatch(text);
+    long sent = System.nanoTime();
+    counters.increment(AgentCounter.RA_IO_SEND);
+    counters.time(
+        AgentCounter.RA_SUM_IO_SEND_WAIT, AgentCounter.RA_LONGEST_IO_SEND_WAIT, sent - start);
+    counters.increment(AgentCounter.RA_BATCHES_SENT);
+    counters.add(AgentCounter.RA_BYTES_SENT, text.length);
+    counters.add(AgentCounter.RA_COMMANDS_SENT, commands);
+    Instant now = clock.instant();
+    for (LtlChunk c : batchChunks) {
+      if (c.commitTime().isPresent()) {
+        counters.increment(AgentCounter.RA_TRANSACTIONS_SENT);
+        long delay = Math.max(0, Duration.between(c.commitTime().get(), now).toNanos());
+        counters.time(
+            AgentCounter.RA_SUM_COMMIT_TO_SEND, AgentCounter.RA_LONGEST_COMMIT_TO_SEND, delay);
+      }
+    }
+    lastSent = batchChunks.get(batchChunks.size() - 1).lastOqid();
+    commandsSinceAsk += commands;
+    batch.reset();
+    batchChunks.clear();
+    answer.whenComplete(
+        (a, err) -> {
+          counters.increment(AgentCounter.RA_IO_RECV);
+          counters.time(
+              AgentCounter.RA_SUM_IO_RECV_WAIT,
+              AgentCounter.RA_LONGEST_IO_RECV_WAIT,
+              System.nanoTime() - sent);
+          if (err != null) {
+            fail(err);
+          } else if (a instanceof BatchAnswer.Rejected r) {
+            fail(new CommandRejectedException(r, oqidAtLine(text, r.line())));
+          }
+        });
+  }
+
+  private void askTruncation() {
+    commandsSinceAsk = 0;
+    lastAskNanos = System.nanoTime();
+    long start = lastAskNanos;
+    counters.increment(AgentCounter.RA_IO_SEND);
+    counters.increment(AgentCounter.RA_TRUNCATION_REQUESTS);
+    client
+        .truncation()
+        .whenComplete(
+            (point, err) -> {
+              counters.increment(AgentCounter.RA_IO_RECV);
+              counters.time(
+                  AgentCounter.RA_SUM_IO_RECV_WAIT,
+                  AgentCounter.RA_LONGEST_IO_RECV_WAIT,
+                  System.nanoTime() - start);
+              if (err != null) {
+                fail(err);
+              } else {
+                point.ifPresent(
+                    p ->
+                        durable.accumulateAndGet(
+                            p, (a, b) -> a == null || b.compareTo(a) > 0 ? b : a));
+              }
+            });
+  }
+
+  private void fail(Throwable t) {
+    Throwable cause =
+        t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+            ? t.getCause()
+            : t;
+    if (failure.compareAndSet(null, cause)) {
+      if (!stopping) {
+        LOG.debug("sender of {} failed: {}", agent, cause.toString());
+        onFailure.accept(cause);
+      }
+    }
+  }
+
+  /** The OQID written on line {@code line} (1-based) of {@code text}, if it can be found. */
+  static Optional<Oqid> oqidAtLine(byte[] text, int line) {
+    int at = 0;
+    for (int l = 1; l < line && at < text.length; at++) {
+      if (text[at] == '\n') {
+        l++;
+      }
+    }
+    int end = at;
+    while (end < text.length && text[end] != '\n') {
+      end++;
+    }
+    String s = new String(text, at, end - at, StandardCharsets.UTF_8);
+    int i = s.indexOf(new String(OQID_MARK, StandardCharsets.US_ASCII));
+    if (i < 0) {
+      return Optional.empty();
+    }
+    int from = i + OQID_MARK.length;
+    int to = from;
+    while (to < s.length() && Character.digit(s.charAt(to), 16) >= 0) {
+      to++;
+    }
+    try {
+      return Optional.of(Oqid.parse("0x" + s.substring(from, to)));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,331 @@
+package io.openrs.repagent;
+
+import io.openrs.ltl.Value;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * Turns a Kafka Connect value as Debezium's connectors produce it (with {@code
+ * decimal.handling.mode=precise}, {@code time.precision.mode=adaptive_time_microseconds}, {@code
+ * binary.handling.mode=bytes}, {@code interval.handling.mode=string}) into a typed LTL {@link
+ * Value}, exactly: decimals keep their scale, times their microseconds, binary its bytes. The
+ * source's "value not provided" placeholder (PostgreSQL's unchanged TOASTed columns) becomes {@link
+ * Value#UNCHANGED}. The mapping per type is the table in {@code docs/repagent.md}.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class ValueConverter {
+
+  /**
+   * What Debezium is told to put in place of a value the source did not provide ({@code
+   * unavailable.value.placeholder}); chosen so that no real value is likely to equal it.
+   */
+  public static final String UNAVAILABLE_PLACEHOLDER = "__openrs_unchanged_toast_value__";
+
+  private static final byte[] UNAVAILABLE_BYTES =
+      UNAVAILABLE_PLACEHOLDER.getBytes(StandardCharsets.UTF_8);
+
+  /** Converts {@code value} of schema {@code schema}. */
+  public Value convert(Schema schema, Object value) {
+    if (value == null) {
+      return Value.NULL;
+    }
+    String name = schema.name();
+    if (name != null) {
+      Value v = logical(name, schema, value);
+      if (v != null) {
+        return v;
+      }
+    }
+    switch (schema.type()) {
+      case INT8:
+        return new Value.Int16(((Number) value).shortValue());
+      case INT16:
+        return new Value.Int16(((Number) value).shortValue());
+      case INT32:
+        return new Value.Int32(((Number) value).intValue());
+      case INT64:
+        return new Value.Int64(((Number) value).longValue());
+      case FLOAT32:
+        return new Value.Float32(((Number) value).floatValue());
+      case FLOAT64:
+        return new Value.Float64(((Number) value).doubleValue());
+      case BOOLEAN:
+        return Value.Bool.of((Boolean) value);
+      case STRING:
+        {
+          String s = (String) value;
+          return s.equals(UNAVAILABLE_PLACEHOLDER) ? Value.UNCHANGED : new Value.Text(s);
+        }
+      case BYTES:
+        {
+          byte[] b = bytes(value);
+          return Arrays.equals(b, UNAVAILABLE_BYTES) ? Value.UNCHANGED : new Value.Binary(b);
+        }
+      case ARRAY:
+        if (value instanceof Collection<?> c
+            && c.size() == 1
+            && UNAVAILABLE_PLACEHOLDER.equals(c.iterator().next())) {
+          return Value.UNCHANGED;
+        }
+        return new Value.Json(json(schema, value));
+      case MAP:
+      case STRUCT:
+        return new Value.Json(json(schema, value));
+      default:
+        throw new IllegalArgumentException("no LTL value for Connect type " + schema.type());
+    }
+  }
+
+  private Value logical(String name, Schema schema, Object value) {
+    switch (name) {
+      case "org.apache.kafka.connect.data.Decimal":
+        return new Value.Decimal((BigDecimal) value);
+      case "io.debezium.data.VariableScaleDecimal":
+        {
+          Struct s = (Struct) value;
+          byte[] unscaled = bytes(s.get("value"));
+          return new Value.Decimal(new BigDecimal(new BigInteger(unscaled), s.getInt32("scale")));
+        }
+      case "io.debezium.time.Date":
+        return new Value.Date(LocalDate.ofEpochDay(((Number) value).longValue()));
+      case "org.apache.kafka.connect.data.Date":
+        return new Value.Date(
+            LocalDate.ofEpochDay(Math.floorDiv(((java.util.Date) value).getTime(), 86_400_000L)));
+      case "io.debezium.time.Time":
+        return time(((Number) value).longValue() * 1000L);
+      case "io.debezium.time.MicroTime":
+        return time(((Number) value).longValue());
+      case "io.debezium.time.NanoTime":
+        {
+          long nanos = ((Number) value).longValue();
+          if (nanos % 1000 != 0) {
+            return new Value.Text(LocalTime.ofNanoOfDay(nanos).toString());
+          }
+          return time(nanos / 1000);
+        }
+      case "io.debezium.time.Timestamp":
+        return new Value.Timestamp(localDateTime(((Number) value).longValue() * 1000L));
+      case "io.debezium.time.MicroTimestamp":
+        return new Value.Timestamp(localDateTime(((Number) value).longValue()));
+      case "io.debezium.time.NanoTimestamp":
+        {
+          long nanos = ((Number) value).longValue();
+          return new Value.Timestamp(localDateTime(Math.floorDiv(nanos, 1000L)));
+        }
+      case "org.apache.kafka.connect.data.Timestamp":
+        return new Value.Timestamp(
+            localDateTime(Math.multiplyExact(((java.util.Date) value).getTime(), 1000L)));
+      case "io.debezium.time.ZonedTimestamp":
+        try {
+          return new Value.TimestampTz(OffsetDateTime.parse((String) value));
+        } catch (DateTimeParseException e) {
+          return new Value.Text((String) value);
+        }
+      case "io.debezium.data.Uuid":
+        return new Value.Uuid(UUID.fromString((String) value));
+      case "io.debezium.data.Json":
+        return new Value.Json((String) value);
+      case "io.debezium.data.Bits":
+        return new Value.Binary(bytes(value));
+      case "io.debezium.time.Year":
+        return new Value.Int32(((Number) value).intValue());
+      default:
+        return null;
+    }
+  }
+
+  /** A time of day from microseconds since midnight; outside a day (MySQL TIME) it is text. */
+  private static Value time(long micros) {
+    if (micros >= 0 && micros < 86_400_000_000L) {
+      return new Value.Time(LocalTime.ofNanoOfDay(micros * 1000L));
+    }
+    long abs = Math.abs(micros);
+    long h = abs / 3_600_000_000L;
+    long m = abs / 60_000_000L % 60;
+    long s = abs / 1_000_000L % 60;
+    long f = abs % 1_000_000L;
+    return new Value.Text(
+        String.format("%s%02d:%02d:%02d.%06d", micros < 0 ? "-" : "", h, m, s, f));
+  }
+
+  private static LocalDateTime localDateTime(long micros) {
+    long seconds = Math.floorDiv(micros, 1_000_000L);
+    long nanos = Math.floorMod(micros, 1_000_000L) * 1000L;
+    return LocalDateTime.ofInstant(Instant.ofEpochSecond(seconds, nanos), ZoneOffset.UTC);
+  }
+
+  static byte[] bytes(Object value) {
+    if (value instanceof byte[] b) {
+      return b;
+    }
+    ByteBuffer bb = ((ByteBuffer) value).duplicate();
+    byte[] b = new byte[bb.remaining()];
+    bb.get(b);
+    return b;
+  }
+
+  /** A JSON rendering of arrays, maps and structs (LTL has no such types). */
+  private String json(Schema schema, Object value) {
+    StringBuilder b = new StringBuilder();
+    appendJson(schema, value, b);
+    return b.toString();
+  }
+
+  private void appendJson(Schema schema, Object value, StringBuilder b) {
+    if (value == null) {
+      b.append("null");
+      return;
+    }
+    switch (schema.type()) {
+      case ARRAY:
+        {
+          b.append('[');
+          Iterator<?> it = ((Collection<?>) value).iterator();
+          while (it.hasNext()) {
+            appendJson(schema.valueSchema(), it.next(), b);
+            if (it.hasNext()) {
+              b.append(',');
+            }
+          }
+          b.append(']');
+          return;
+        }
+      case MAP:
+        {
+          b.append('{');
+          Iterator<? extends Map.Entry<?, ?>> it = ((Map<?, ?>) value).entrySet().iterator();
+          while (it.hasNext()) {
+            Map.Entry<?, ?> e = it.next();
+            quote(String.valueOf(e.getKey()), b);
+            b.append(':');
+            appendJson(schema.valueSchema(), e.getValue(), b);
+            if (it.hasNext()) {
+              b.append(',');
+            }
+          }
+          b.append('}');
+          return;
+        }
+      case STRUCT:
+        {
+          b.append('{');
+          Struct s = (Struct) value;
+          boolean first = true;
+          for (Field f : schema.fields()) {
+            if (!first) {
+              b.append(',');
+            }
+            first = false;
+            quote(f.name(), b);
+            b.append(':');
+            appendJson(f.schema(), s.get(f), b);
+          }
+          b.append('}');
+          return;
+        }
+      default:
+        break;
+    }
+    Value v = convert(schema, value);
+    if (v instanceof Value.Int16
+        || v instanceof Value.Int32
+        || v instanceof Value.Int64
+        || v instanceof Value.Bool) {
+      b.append(scalar(v));
+    } else if (v instanceof Value.Decimal d) {
+      b.append(d.value().toPlainString());
+    } else if (v instanceof Value.Float64 f && Double.isFinite(f.value())) {
+      b.append(f.value());
+    } else if (v instanceof Value.Float32 f && Float.isFinite(f.value())) {
+      b.append(f.value());
+    } else if (v instanceof Value.Json j) {
+      b.append(j.value());
+    } else if (v instanceof Value.Binary bin) {
+      StringBuilder hex = new StringBuilder("\\x");
+      for (byte x : bin.value()) {
+        hex.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+      }
+      quote(hex.toString(), b);
+    } else {
+      quote(scalar(v), b);
+    }
+  }
+
+  private static String scalar(Value v) {
+    if (v instanceof Value.Int16 i) {
+      return Short.toString(i.value());
+    } else if (v instanceof Value.Int32 i) {
+      return Integer.toString(i.value());
+    } else if (v instanceof Value.Int64 i) {
+      return Long.toString(i.value());
+    } else if (v instanceof Value.Bool x) {
+      return Boolean.toString(x.value());
+    } else if (v instanceof Value.Text t) {
+      return t.value();
+    } else if (v instanceof Value.Date d) {
+      return d.value().toString();
+    } else if (v instanceof Value.Time t) {
+      return t.value().toString();
+    } else if (v instanceof Value.Timestamp t) {
+      return t.value().toString();
+    } else if (v instanceof Value.TimestampTz t) {
+      return t.value().toString();
+    } else if (v instanceof Value.Uuid u) {
+      return u.value().toString();
+    } else if (v instanceof Value.Float32 f) {
+      return Float.toString(f.value());
+    } else if (v instanceof Value.Float64 f) {
+      return Double.toString(f.value());
+    }
+    return v.toString();
+  }
+
+  private static void quote(String s, StringBuilder b) {
+    b.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"':
+          b.append("\\\"");
+          break;
+        case '\\':
+          b.append("\\\\");
+          break;
+        case '\n':
+          b.append("\\n");
+          break;
+        case '\r':
+          b.append("\\r");
+          break;
+        case '\t':
+          b.append("\\t");
+          break;
+        default:
+          if (c < 0x20) {
+            b.append(String.format("\\u%04x", (int) c));
+          } else {
+            b.append(c);
+          }
+      }
+    }
+    b.append('"');
+  }
+}

@@ -1,0 +1,104 @@
+package io.openrs.repagent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentConfigFileTest {
+
+  @TempDir Path dir;
+
+  private static final List<String> MINIMAL =
+      List.of(
+          "# an agent",
+          "agent_name = pg1_agent",
+          "origin = pg1.sales",
+          "rs_password_env = RS_PW",
+          "source_profile = postgresql",
+          "source_database = sales",
+          "source_user = ra",
+          "source_password_env = PG_PW");
+
+  private AgentSettings parse(List<String> lines) {
+    return AgentConfigFile.parse(
+        dir.resolve("agent.cfg"), lines, name -> name.endsWith("_PW") ? "secret-" + name : null);
+  }
+
+  @Test
+  void aMinimalFileGetsTheDocumentedDefaults() {
+    AgentSettings s = parse(MINIMAL);
+    assertThat(s.agentName()).isEqualTo("pg1_agent");
+    assertThat(s.origin()).isEqualTo("pg1.sales");
+    assertThat(s.serverPort()).isEqualTo(11752);
+    assertThat(new String(s.serverPassword())).isEqualTo("secret-RS_PW");
+    assertThat(s.ltlBatchSizeBytes()).isEqualTo(65536);
+    assertThat(s.scanBatchSize()).isEqualTo(1000);
+    assertThat(s.heartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(s.source().port()).isEqualTo(5432);
+    assertThat(s.source().slotName()).isEqualTo("openrs_pg1_agent");
+    assertThat(s.source().publicationName()).isEqualTo("openrs_pg1_agent");
+    assertThat(s.source().heartbeatSchema()).isEqualTo("public");
+    assertThat(s.source().snapshot()).isFalse();
+    assertThat(s.toString()).doesNotContain("secret");
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnce() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    List.of(
+                        "origin = nodot",
+                        "ltl_batch_size = 12",
+                        "snapshot = maybe",
+                        "bogus = 1",
+                        "source_password = plain",
+                        "not a line")))
+        .isInstanceOf(AgentException.class)
+        .hasMessageContaining("RA-1")
+        .hasMessageContaining("agent_name is required")
+        .hasMessageContaining("origin must be dataserver.database")
+        .hasMessageContaining("ltl_batch_size = 12 is outside 1024 .. 16777216")
+        .hasMessageContaining("snapshot = 'maybe' must be on or off")
+        .hasMessageContaining("unknown parameter bogus")
+        .hasMessageContaining("source_password: passwords are not written")
+        .hasMessageContaining(":6: expected name = value")
+        .hasMessageContaining("rs_password_env or rs_password_file is required")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("plain"));
+  }
+
+  @Test
+  void passwordsComeFromFilesRelativeToTheConfiguration() throws Exception {
+    Files.writeString(dir.resolve("pw.txt"), "from-file\n");
+    AgentSettings s =
+        parse(
+            List.of(
+                "agent_name = a",
+                "origin = d.b",
+                "rs_password_file = pw.txt",
+                "source_profile = mariadb",
+                "source_user = ra",
+                "source_password_env = PG_PW",
+                "table_include_list = shop.orders, shop.%",
+                "debezium.max.batch.size = 4096"));
+    assertThat(new String(s.serverPassword())).isEqualTo("from-file");
+    assertThat(s.source().port()).isEqualTo(3306);
+    assertThat(s.source().tableIncludeList()).containsExactly("shop.orders", "shop.%");
+    assertThat(s.debezium()).isEqualTo(Map.of("max.batch.size", "4096"));
+  }
+
+  @Test
+  void everyDeclaredParameterIsAccepted() {
+    for (AgentParameter p : AgentParameter.values()) {
+      assertThat(AgentParameter.byKey(p.key())).contains(p);
+      assertThat(p.doc()).isNotBlank();
+    }
+  }
+}

@@ -1,0 +1,473 @@
+package io.openrs.repagent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.openrs.ltl.Column;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.Value;
+import io.openrs.repagent.support.AgentHarness;
+import io.openrs.repagent.support.QueueContents.Transaction;
+import io.openrs.repagent.support.TestPostgres;
+import io.openrs.repagent.support.Workload;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * PostgreSQL to agent to server, end to end on the real database and a real server in this JVM:
+ * exact values, whole transactions in commit order, large transactions, the idle slot, the setup
+ * errors.
+ */
+class PostgresAgentIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+
+  @TempDir Path dir;
+  private AgentHarness h;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    h = new AgentHarness(dir);
+    h.startServer();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    h.close();
+  }
+
+  private String t(String table) {
+    return h.schema + "." + table;
+  }
+
+  /** Starts the agent and waits until it streams (its slot exists and is confirmed). */
+  private RepAgent startStreaming(Map<String, String> overrides) {
+    RepAgent agent = h.startAgent(overrides);
+    await().atMost(WAIT).until(() -> agent.state() == RepAgent.State.REPLICATING);
+    await().atMost(WAIT).until(() -> TestPostgres.confirmedFlushLsn(h.slot).isPresent());
+    return agent;
+  }
+
+  private static Map<String, Value> byName(List<Column> columns) {
+    Map<String, Value> m = new LinkedHashMap<>();
+    for (Column c : columns) {
+      m.put(c.name(), c.value());
+    }
+    return m;
+  }
+
+  @Test
+  void everyTypeArrivesWithItsExactValue() throws Exception {
+    TestPostgres.exec(
+        "CREATE TYPE " + t("mood") + " AS ENUM ('sad', 'ok', 'happy')",
+        "CREATE TABLE "
+            + t("all_types")
+            + " (id int PRIMARY KEY, c_smallint smallint, c_int int, c_bigint bigint,"
+            + " c_numeric numeric(38,10), c_numeric_free numeric, c_real real,"
+            + " c_double double precision, c_bool boolean, c_text text, c_varchar varchar(20),"
+            + " c_char char(5), c_bytea bytea, c_date date, c_time time(6),"
+            + " c_timestamp timestamp(6), c_timestamp_ms timestamp(3), c_timestamptz timestamptz,"
+            + " c_uuid uuid, c_json json, c_jsonb jsonb, c_interval interval, c_money money,"
+            + " c_inet inet, c_xml xml, c_int_array int[], c_text_array text[], c_bit bit(1),"
+            + " c_enum "
+            + t("mood")
+            + ")");
+    startStreaming(Map.of());
+    String bigText = "Zoë ünïcödé 😀 表 " + "x".repeat(1_000_000);
+    try (Connection c = TestPostgres.connect();
+        var ps =
+            c.prepareStatement(
+                "INSERT INTO "
+                    + t("all_types")
+                    + " VALUES (2, -32768, 2147483647, -9223372036854775808,"
+                    + " 1234567890123456789012345678.0123456789,"
+                    + " -0.000000000000000000001000, 'NaN', '-Infinity', true, ?,"
+                    + " 'varchar', 'ab', '\\x00ff10'::bytea, '4713-11-24 BC', '23:59:59.999999',"
+                    + " '294246-12-31 23:59:59.999999', '2026-11-21 10:15:30.123',"
+                    + " '2026-11-21 10:15:30.123456+05:30', '123e4567-e89b-12d3-a456-426614174000',"
+                    + " '{\"a\": [1, 2]}', '{\"b\": true, \"a\": [1, 2]}',"
+                    + " '1 year 2 months 3 days 04:05:06.789', 1234.56, '192.168.0.1/24',"
+                    + " '<a>1</a>', '{1,NULL,3}', '{\"x\",\"y z\",\"q\\\"uote\"}', B'1', 'happy')")) {
+      ps.setString(1, bigText);
+      ps.executeUpdate();
+    }
+    TestPostgres.exec(
+        "INSERT INTO " + t("all_types") + " (id) VALUES (1)",
+        "INSERT INTO "
+            + t("all_types")
+            + " (id, c_double, c_real, c_numeric_free, c_text, c_date, c_timestamp) VALUES (3,"
+            + " 1.7976931348623157e308, '-0', 123456789012345678901234567890.123456789, "
+            + " E'line1\\nline2\\ttab \\'quoted\\' back\\\\slash \\u0007', '2026-11-21',"
+            + " '4713-01-01 00:00:00 BC')");
+    await().atMost(WAIT).until(() -> h.outboundChanges().size() == 3);
+    Map<Integer, Map<String, Value>> rows = new HashMap<>();
+    for (LtlCommand.InTransaction c : h.outboundChanges()) {
+      Map<String, Value> r = byName(((LtlCommand.Insert) c).after());
+      rows.put(((Value.Int32) r.get("id")).value(), r);
+    }
+    // Row 1: NULL everywhere but the key.
+    assertThat(rows.get(1).entrySet())
+        .allMatch(e -> e.getKey().equals("id") || e.getValue().equals(Value.NULL));
+    assertThat(rows.get(1)).hasSize(29);
+    Map<String, Value> r2 = rows.get(2);
+    assertThat(r2.get("c_smallint")).isEqualTo(new Value.Int16((short) -32768));
+    assertThat(r2.get("c_int")).isEqualTo(new Value.Int32(Integer.MAX_VALUE));
+    assertThat(r2.get("c_bigint")).isEqualTo(new Value.Int64(Long.MIN_VALUE));
+    assertThat(r2.get("c_numeric"))
+        .isEqualTo(new Value.Decimal(new BigDecimal("1234567890123456789012345678.0123456789")));
+    // Unconstrained numeric: Debezium's precise mode drops trailing zeros (the value is exact,
+    // the display scale is not kept); numeric(p,s) keeps its scale (c_numeric).
+    assertThat(r2.get("c_numeric_free"))
+        .isEqualTo(new Value.Decimal(new BigDecimal("-0.000000000000000000001")));
+    assertThat(r2.get("c_real")).isEqualTo(new Value.Float32(Float.NaN));
+    assertThat(r2.get("c_double")).isEqualTo(new Value.Float64(Double.NEGATIVE_INFINITY));
+    assertThat(r2.get("c_bool")).isEqualTo(Value.Bool.TRUE);
+    assertThat(r2.get("c_text")).isEqualTo(new Value.Text(bigText));
+    assertThat(r2.get("c_varchar")).isEqualTo(new Value.Text("varchar"));
+    assertThat(r2.get("c_char")).isEqualTo(new Value.Text("ab   "));
+    assertThat(r2.get("c_bytea")).isEqualTo(new Value.Binary(new byte[] {0, (byte) 0xff, 0x10}));
+    assertThat(r2.get("c_date")).isEqualTo(new Value.Date(LocalDate.of(-4712, 11, 24)));
+    assertThat(r2.get("c_time")).isEqualTo(new Value.Time(LocalTime.parse("23:59:59.999999")));
+    assertThat(r2.get("c_timestamp"))
+        .isEqualTo(new Value.Timestamp(LocalDateTime.of(294246, 12, 31, 23, 59, 59, 999_999_000)));
+    assertThat(r2.get("c_timestamp_ms"))
+        .isEqualTo(new Value.Timestamp(LocalDateTime.parse("2026-11-21T10:15:30.123")));
+    assertThat(r2.get("c_timestamptz"))
+        .isEqualTo(new Value.TimestampTz(OffsetDateTime.parse("2026-11-21T04:45:30.123456Z")));
+    assertThat(r2.get("c_uuid"))
+        .isEqualTo(new Value.Uuid(UUID.fromString("123e4567-e89b-12d3-a456-426614174000")));
+    assertThat(r2.get("c_json")).isEqualTo(new Value.Json("{\"a\": [1, 2]}"));
+    assertThat(r2.get("c_jsonb")).isEqualTo(new Value.Json("{\"a\": [1, 2], \"b\": true}"));
+    assertThat(r2.get("c_interval")).isEqualTo(new Value.Text("P1Y2M3DT4H5M6.789S"));
+    assertThat(r2.get("c_money")).isEqualTo(new Value.Decimal(new BigDecimal("1234.56")));
+    assertThat(r2.get("c_inet")).isEqualTo(new Value.Text("192.168.0.1/24"));
+    assertThat(r2.get("c_xml")).isEqualTo(new Value.Text("<a>1</a>"));
+    assertThat(r2.get("c_int_array")).isEqualTo(new Value.Json("[1,null,3]"));
+    assertThat(r2.get("c_text_array")).isEqualTo(new Value.Json("[\"x\",\"y z\",\"q\\\"uote\"]"));
+    assertThat(r2.get("c_bit")).isEqualTo(Value.Bool.TRUE);
+    assertThat(r2.get("c_enum")).isEqualTo(new Value.Text("happy"));
+    Map<String, Value> r3 = rows.get(3);
+    assertThat(r3.get("c_double")).isEqualTo(new Value.Float64(Double.MAX_VALUE));
+    assertThat(r3.get("c_real")).isEqualTo(new Value.Float32(-0.0f));
+    assertThat(r3.get("c_numeric_free"))
+        .isEqualTo(new Value.Decimal(new BigDecimal("123456789012345678901234567890.123456789")));
+    assertThat(r3.get("c_text"))
+        .isEqualTo(new Value.Text("line1\nline2\ttab 'quoted' back\\slash \u0007"));
+    assertThat(r3.get("c_timestamp"))
+        .isEqualTo(new Value.Timestamp(LocalDateTime.of(-4712, 1, 1, 0, 0)));
+  }
+
+  @Test
+  void unchangedToastedColumnsArriveAsUnchangedAndTruncateAsTruncate() throws Exception {
+    TestPostgres.exec(
+        "CREATE TABLE " + t("docs") + " (id int PRIMARY KEY, title text, body text)",
+        "ALTER TABLE " + t("docs") + " ALTER COLUMN body SET STORAGE EXTERNAL");
+    startStreaming(Map.of());
+    String body = "toasted " + "y".repeat(20_000);
+    try (Connection c = TestPostgres.connect();
+        var ps = c.prepareStatement("INSERT INTO " + t("docs") + " VALUES (1, 'v1', ?)")) {
+      ps.setString(1, body);
+      ps.executeUpdate();
+    }
+    TestPostgres.exec(
+        "UPDATE " + t("docs") + " SET title = 'v2' WHERE id = 1",
+        "DELETE FROM " + t("docs") + " WHERE id = 1",
+        "TRUNCATE " + t("docs"));
+    await().atMost(WAIT).until(() -> h.outbound().size() == 4);
+    List<LtlCommand.InTransaction> changes = h.outboundChanges();
+    assertThat(byName(((LtlCommand.Insert) changes.get(0)).after()).get("body"))
+        .isEqualTo(new Value.Text(body));
+    LtlCommand.Update u = (LtlCommand.Update) changes.get(1);
+    assertThat(u.before()).containsExactly(new Column("id", new Value.Int32(1)));
+    assertThat(u.after())
+        .containsExactly(
+            new Column("id", new Value.Int32(1)),
+            new Column("title", new Value.Text("v2")),
+            new Column("body", Value.UNCHANGED));
+    LtlCommand.Delete d = (LtlCommand.Delete) changes.get(2);
+    assertThat(d.before()).containsExactly(new Column("id", new Value.Int32(1)));
+    assertThat(changes.get(3)).isInstanceOf(LtlCommand.Truncate.class);
+  }
+
+  @Test
+  void fullReplicaIdentityGivesTheWholeBeforeImage() throws Exception {
+    TestPostgres.exec(
+        "CREATE TABLE " + t("acct") + " (id int PRIMARY KEY, region text, balance int)",
+        "ALTER TABLE " + t("acct") + " REPLICA IDENTITY FULL");
+    startStreaming(Map.of());
+    TestPostgres.exec(
+        "INSERT INTO " + t("acct") + " VALUES (1, 'EU', NULL)",
+        "UPDATE " + t("acct") + " SET balance = 5 WHERE id = 1",
+        "DELETE FROM " + t("acct") + " WHERE id = 1");
+    await().atMost(WAIT).until(() -> h.outbound().size() == 3);
+    List<LtlCommand.InTransaction> changes = h.outboundChanges();
+    List<Column> old =
+        List.of(
+            new Column("id", new Value.Int32(1)),
+            new Column("region", new Value.Text("EU")),
+            new Column("balance", Value.NULL));
+    assertThat(((LtlCommand.Update) changes.get(1)).before()).isEqualTo(old);
+    assertThat(((LtlCommand.Delete) changes.get(2)).before())
+        .containsExactly(
+            new Column("id", new Value.Int32(1)),
+            new Column("region", new Value.Text("EU")),
+            new Column("balance", new Value.Int32(5)));
+  }
+
+  @Test
+  void interleavedTransactionsArriveWholeInCommitOrderAndRollbacksNever() throws Exception {
+    Workload.createTables(h.schema);
+    startStreaming(Map.of());
+    Workload w = new Workload(h.schema);
+    try (Connection a = TestPostgres.connect();
+        Connection b = TestPostgres.connect();
+        Connection c = TestPostgres.connect();
+        Connection r = TestPostgres.connect()) {
+      for (Connection x : List.of(a, b, c, r)) {
+        x.setAutoCommit(false);
+      }
+      // Statements of four transactions interleave; they commit in the order c, a, b; r rolls back.
+      insert(a, "A", 0);
+      insert(b, "B", 0);
+      insert(r, "R", 0);
+      insert(c, "C", 0);
+      insert(a, "A", 1);
+      insert(b, "B", 1);
+      insert(r, "R", 1);
+      w.transaction(c, "C", 0, false);
+      w.transaction(a, "A", 0, false);
+      r.rollback();
+      w.transaction(b, "B", 0, false);
+    }
+    await().atMost(WAIT).until(() -> h.outbound().size() == 3);
+    List<Transaction> out = h.outbound();
+    assertThat(out.stream().map(x -> tagOf(x)).collect(Collectors.toList()))
+        .containsExactly("C", "A", "B");
+    assertThat(out.get(1).body()).hasSize(3); // A: two inserts and the counter
+    assertOqidsIncrease(out);
+  }
+
+  private void insert(Connection c, String tag, int i) throws Exception {
+    try (Statement s = c.createStatement()) {
+      s.execute("INSERT INTO " + t("items") + " VALUES ('" + tag + "', " + i + ", 'p')");
+    }
+  }
+
+  private static String tagOf(Transaction t) {
+    for (LtlCommand.InTransaction c : t.body()) {
+      if (c instanceof LtlCommand.Insert i) {
+        return ((Value.Text) byName(i.after()).get("tx")).value();
+      }
+    }
+    return "";
+  }
+
+  private static long seqOf(Transaction t) {
+    LtlCommand.Update u = (LtlCommand.Update) t.body().get(t.body().size() - 1);
+    return ((Value.Int64) byName(u.after()).get("n")).value();
+  }
+
+  /** Every OQID of every command, begin to commit, across transactions: strictly increasing. */
+  static void assertOqidsIncrease(List<Transaction> out) {
+    assertOqidsIncrease(out, 12);
+  }
+
+  /** As above, for OQIDs of {@code length} bytes. */
+  static void assertOqidsIncrease(List<Transaction> out, int length) {
+    Oqid last = null;
+    for (Transaction t : out) {
+      List<LtlCommand.InTransaction> all = new ArrayList<>();
+      all.add(t.begin());
+      all.addAll(t.body());
+      all.add(t.commit());
+      for (LtlCommand.InTransaction c : all) {
+        if (last != null) {
+          assertThat(c.oqid()).as("OQID after %s", last).isGreaterThan(last);
+        }
+        last = c.oqid();
+      }
+      assertThat(t.commit().oqid().length()).isEqualTo(length);
+    }
+  }
+
+  @Test
+  void concurrentTransactionsArriveWholeInCommitOrder() throws Exception {
+    Workload.createTables(h.schema);
+    startStreaming(Map.of("ltl_batch_size", "4096"));
+    Workload w = new Workload(h.schema);
+    for (Thread th : w.start(4, 40, 12, 5, 42, new AtomicBoolean())) {
+      th.join();
+    }
+    int expected = w.committed().size();
+    await().atMost(WAIT).until(() -> h.outbound().size() == expected);
+    List<Transaction> out = h.outbound();
+    Map<String, Workload.Committed> byTag =
+        w.committed().stream().collect(Collectors.toMap(Workload.Committed::tag, c -> c));
+    long lastSeq = 0;
+    for (Transaction t : out) {
+      String tag = tagOf(t);
+      Workload.Committed c = byTag.get(tag);
+      assertThat(c).as("transaction %s was committed", tag).isNotNull();
+      assertThat(t.body()).hasSize(c.rows() + 1);
+      for (int i = 0; i < c.rows(); i++) {
+        Map<String, Value> row = byName(((LtlCommand.Insert) t.body().get(i)).after());
+        assertThat(row.get("tx")).isEqualTo(new Value.Text(tag));
+        assertThat(row.get("i")).isEqualTo(new Value.Int32(i));
+      }
+      assertThat(seqOf(t)).isEqualTo(c.seq()).isGreaterThan(lastSeq);
+      lastSeq = c.seq();
+    }
+    Set<String> rolledBack = Set.copyOf(w.rolledBack());
+    assertThat(out).noneMatch(t -> rolledBack.contains(tagOf(t)));
+    assertOqidsIncrease(out);
+  }
+
+  @Test
+  void largeTransactionArrivesWhole() throws Exception {
+    largeTransaction(20_000);
+  }
+
+  @Test
+  @Tag("soak")
+  void hundredThousandRowTransactionArrivesWhole() throws Exception {
+    largeTransaction(100_000);
+  }
+
+  private void largeTransaction(int rows) throws Exception {
+    Workload.createTables(h.schema);
+    // A small buffer makes the transaction spill to a file before its commit.
+    RepAgent agent = startStreaming(Map.of("transaction_buffer_size", "262144"));
+    try (Connection c = TestPostgres.connect()) {
+      c.setAutoCommit(false);
+      new Workload(h.schema).transaction(c, "big", rows, false);
+    }
+    await().atMost(WAIT).until(() -> h.outbound().size() == 1);
+    Transaction t = h.outbound().get(0);
+    assertThat(t.body()).hasSize(rows + 1);
+    for (int i = 0; i < rows; i++) {
+      assertThat(byName(((LtlCommand.Insert) t.body().get(i)).after()).get("i"))
+          .isEqualTo(new Value.Int32(i));
+    }
+    assertOqidsIncrease(List.of(t));
+    assertThat(agent.counters().get(AgentCounter.RA_TRANSACTIONS_SPILLED)).isEqualTo(1);
+    try (var files = java.nio.file.Files.list(dir.resolve("agent"))) {
+      assertThat(files).as("spill files are deleted after the commit").isEmpty();
+    }
+  }
+
+  @Test
+  void workOnUnpublishedTablesStillReleasesTheSlot() throws Exception {
+    TestPostgres.exec("CREATE TABLE " + t("captured") + " (id int PRIMARY KEY)");
+    String other = TestPostgres.unique("rat_other");
+    TestPostgres.exec("CREATE TABLE public." + other + " (id int PRIMARY KEY, pad text)");
+    try {
+      // Capture only "captured"; the workload writes only the other table.
+      startStreaming(Map.of("table_include_list", t("captured")));
+      long before = TestPostgres.confirmedFlushLsn(h.slot).orElseThrow();
+      TestPostgres.exec(
+          "INSERT INTO public."
+              + other
+              + " SELECT g, repeat('z', 500) FROM generate_series(1, 5000) g");
+      long written = TestPostgres.currentLsn();
+      assertThat(written).isGreaterThan(before);
+      await()
+          .atMost(WAIT)
+          .until(() -> TestPostgres.confirmedFlushLsn(h.slot).orElseThrow() >= written);
+      assertThat(h.outbound()).isEmpty();
+    } finally {
+      TestPostgres.exec("DROP TABLE public." + other);
+    }
+  }
+
+  @Test
+  void aUserWithoutReplicationGetsAClearError() throws Exception {
+    String role = TestPostgres.unique("rat_norepl");
+    TestPostgres.exec("CREATE ROLE " + role + " LOGIN PASSWORD 'pw' NOREPLICATION");
+    try {
+      Map<String, String> cfg = new HashMap<>();
+      cfg.put("source_user", role);
+      cfg.put("source_password_env", "NOREPL_PW");
+      AgentSettings s =
+          AgentConfigFile.fromMap(
+              "test",
+              h.agentConfig(cfg),
+              name -> name.equals("NOREPL_PW") ? "pw" : "test-admin-secret",
+              dir);
+      RepAgent agent = h.startAgent(s);
+      agent.terminated().get(60, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(agent.state()).isEqualTo(RepAgent.State.FAILED);
+      assertThat(agent.failure().orElseThrow())
+          .isInstanceOf(AgentException.class)
+          .hasMessageContaining("RA-2")
+          .hasMessageContaining("source_user '" + role + "' lacks the REPLICATION attribute");
+    } finally {
+      TestPostgres.exec("DROP ROLE " + role);
+    }
+  }
+
+  @Test
+  void suspendedLogTransferIsResumedWithoutLoss() throws Exception {
+    TestPostgres.exec("CREATE TABLE " + t("events") + " (id int PRIMARY KEY)");
+    RepAgent agent = startStreaming(Map.of());
+    TestPostgres.exec("INSERT INTO " + t("events") + " VALUES (1)");
+    await().atMost(WAIT).until(() -> h.outbound().size() == 1);
+    h.server.suspendLogTransfer(AgentHarness.DS, AgentHarness.DB);
+    await().atMost(WAIT).until(() -> agent.state() == RepAgent.State.WAITING_TO_RETRY);
+    TestPostgres.exec("INSERT INTO " + t("events") + " VALUES (2)");
+    TestPostgres.exec("INSERT INTO " + t("events") + " VALUES (3)");
+    h.server.resumeLogTransfer(AgentHarness.DS, AgentHarness.DB);
+    await().atMost(WAIT).until(() -> h.outbound().size() == 3);
+    assertThat(agent.counters().get(AgentCounter.RA_RECONNECTS)).isGreaterThanOrEqualTo(1);
+    assertOqidsIncrease(h.outbound());
+  }
+
+  @Test
+  void snapshotSendsExistingRowsAsSnapshotInsertsThenStreams() throws Exception {
+    TestPostgres.exec(
+        "CREATE TABLE " + t("seed") + " (id int PRIMARY KEY, name text)",
+        "INSERT INTO " + t("seed") + " SELECT g, 'n' || g FROM generate_series(1, 50) g");
+    startStreaming(Map.of("snapshot", "on"));
+    TestPostgres.exec("INSERT INTO " + t("seed") + " VALUES (51, 'live')");
+    await().atMost(WAIT).until(() -> h.outbound().size() == 2);
+    List<Transaction> out = h.outbound();
+    assertThat(out.get(0).body()).hasSize(50).allMatch(c -> ((LtlCommand.Insert) c).snapshot());
+    assertThat(((LtlCommand.Insert) out.get(1).body().get(0)).snapshot()).isFalse();
+    assertOqidsIncrease(out);
+  }
+
+  @Test
+  void utf8TableAndColumnNamesSurvive() throws Exception {
+    TestPostgres.exec(
+        "CREATE TABLE " + h.schema + ".\"Order Lines\" (\"Line No\" int PRIMARY KEY, \"表\" text)");
+    startStreaming(Map.of());
+    TestPostgres.exec("INSERT INTO " + h.schema + ".\"Order Lines\" VALUES (1, 'ü')");
+    await().atMost(WAIT).until(() -> h.outbound().size() == 1);
+    LtlCommand.Insert i = (LtlCommand.Insert) h.outboundChanges().get(0);
+    assertThat(i.table().table()).isEqualTo("Order Lines");
+    assertThat(i.after())
+        .containsExactly(
+            new Column("Line No", new Value.Int32(1)), new Column("表", new Value.Text("ü")));
+  }
+}

@@ -1,0 +1,81 @@
+package io.openrs.repagent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.openrs.ltl.Value;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.List;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.Test;
+
+class ValueConverterTest {
+
+  private final ValueConverter c = new ValueConverter();
+
+  private static Schema named(Schema.Type type, String name) {
+    return SchemaBuilder.type(type).name(name).optional().build();
+  }
+
+  @Test
+  void decimalsKeepTheirScale() {
+    assertThat(c.convert(Decimal.schema(2), new BigDecimal("1.50")))
+        .isEqualTo(new Value.Decimal(new BigDecimal("1.50")));
+    Schema vsd =
+        SchemaBuilder.struct()
+            .name("io.debezium.data.VariableScaleDecimal")
+            .field("scale", Schema.INT32_SCHEMA)
+            .field("value", Schema.BYTES_SCHEMA)
+            .build();
+    Struct v =
+        new Struct(vsd).put("scale", 3).put("value", BigInteger.valueOf(-12345).toByteArray());
+    assertThat(c.convert(vsd, v)).isEqualTo(new Value.Decimal(new BigDecimal("-12.345")));
+  }
+
+  @Test
+  void timesKeepMicroseconds() {
+    assertThat(c.convert(named(Schema.Type.INT64, "io.debezium.time.MicroTime"), 86_399_999_999L))
+        .isEqualTo(new Value.Time(LocalTime.parse("23:59:59.999999")));
+    assertThat(c.convert(named(Schema.Type.INT64, "io.debezium.time.MicroTimestamp"), -1L))
+        .isEqualTo(new Value.Timestamp(LocalDateTime.parse("1969-12-31T23:59:59.999999")));
+    assertThat(c.convert(named(Schema.Type.INT32, "io.debezium.time.Date"), -1))
+        .isEqualTo(new Value.Date(LocalDate.parse("1969-12-31")));
+    // MySQL TIME beyond a day (838:59:59) is text: LTL times are times of day.
+    assertThat(
+            c.convert(named(Schema.Type.INT64, "io.debezium.time.MicroTime"), -3_020_399_000_000L))
+        .isEqualTo(new Value.Text("-838:59:59.000000"));
+  }
+
+  @Test
+  void theUnavailablePlaceholderIsUnchanged() {
+    assertThat(c.convert(Schema.OPTIONAL_STRING_SCHEMA, ValueConverter.UNAVAILABLE_PLACEHOLDER))
+        .isEqualTo(Value.UNCHANGED);
+    assertThat(
+            c.convert(
+                Schema.OPTIONAL_BYTES_SCHEMA,
+                ByteBuffer.wrap(ValueConverter.UNAVAILABLE_PLACEHOLDER.getBytes())))
+        .isEqualTo(Value.UNCHANGED);
+    Schema arr = SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build();
+    assertThat(c.convert(arr, List.of(ValueConverter.UNAVAILABLE_PLACEHOLDER)))
+        .isEqualTo(Value.UNCHANGED);
+  }
+
+  @Test
+  void primitivesAndNull() {
+    assertThat(c.convert(Schema.OPTIONAL_INT8_SCHEMA, (byte) -128))
+        .isEqualTo(new Value.Int16((short) -128));
+    assertThat(c.convert(Schema.OPTIONAL_INT64_SCHEMA, null)).isEqualTo(Value.NULL);
+    assertThat(c.convert(Schema.OPTIONAL_BYTES_SCHEMA, new byte[] {1, 2}))
+        .isEqualTo(new Value.Binary(new byte[] {1, 2}));
+    Schema arr = SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build();
+    assertThat(c.convert(arr, java.util.Arrays.asList("a\"b", null)))
+        .isEqualTo(new Value.Json("[\"a\\\"b\",null]"));
+  }
+}

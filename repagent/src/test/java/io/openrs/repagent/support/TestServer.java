@@ -1,0 +1,47 @@
+package io.openrs.repagent.support;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.openrs.config.param.ParameterValues;
+import io.openrs.config.param.Scope;
+import io.openrs.config.rssd.RssdSettings;
+import io.openrs.queue.file.PartitionSpec;
+import io.openrs.repserver.ReplicationServer;
+import io.openrs.repserver.ServerSettings;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Starts a real replication server in this JVM for the agent's end-to-end tests (the pattern of the
+ * server's own {@code TestServers}): files under a temporary directory, embedded RSSD, ports chosen
+ * by the system unless given.
+ */
+public final class TestServer {
+
+  public static final String ADMIN_PASSWORD = "test-admin-secret";
+
+  private TestServer() {}
+
+  public static ServerSettings settings(Path dir, Map<String, String> overrides) {
+    Map<String, String> p = new HashMap<>();
+    p.put("ltl_port", "0");
+    p.put("admin_port", "0");
+    p.put("listen_address", "127.0.0.1");
+    p.put("sqm_segment_size", String.valueOf(64 * 1024 * 1024));
+    p.put("sqm_write_flush", "off");
+    p.putAll(overrides);
+    return new ServerSettings(
+        "TEST_RS",
+        dir,
+        ParameterValues.of(Scope.SERVER, p),
+        List.of(new PartitionSpec("p1", dir.resolve("p1"), 2L * 1024 * 1024 * 1024)),
+        RssdSettings.embedded(dir),
+        Optional.of(ADMIN_PASSWORD.toCharArray()));
+  }
+
+  public static ReplicationServer start(Path dir, Map<String, String> overrides) throws Exception {
+    return ReplicationServer.start(settings(dir, overrides), new SimpleMeterRegistry());
+  }
+}
