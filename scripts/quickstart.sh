@@ -28,6 +28,10 @@ OpenRS is built and the local databases are ready for log-based capture.
   LTL benchmark:     java -jar e2e/target/benchmarks.jar LtlBenchmark -t 1
   Docs:              docs/ (start with docs/ltl.md)
 
-The replication demo (agent -> server -> replicate) is not built yet; this
-script will start it once the end-to-end issue lands.
+What runs today (docs/repserver.md, docs/repagent.md, docs/admin-commands.md):
+  Server:            OPENRS_ADMIN_PASSWORD=<choose one> bin/repserver -C etc/repserver.cfg
+  Admin port:        psql -h 127.0.0.1 -p 11753 -U sa -d rssd     (then: admin who)
+  Agent:             bin/repagent -C etc/repagent.cfg
+The replicate side (DSI) and the end-to-end demo are not built yet; this
+script will start the demo once they land.
 MSG
