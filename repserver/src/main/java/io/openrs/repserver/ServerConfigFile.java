@@ -92,7 +92,7 @@ public final class ServerConfigFile {
     } catch (InvalidConfigurationException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
-    Path dataDirectory = base.resolve(values.getPath("data_directory"));
+    Path dataDirectory = base.resolve(values.getPath("data_directory")).normalize();
     if (partitions.isEmpty()) {
       partitions.add(
           new PartitionSpec("p1", dataDirectory.resolve("partitions/p1"), 4L * 1024 * 1024 * 1024));
@@ -161,7 +161,7 @@ public final class ServerConfigFile {
           line,
           "partition." + name + ": size '" + parts[1] + "' is not a size (e.g. 512m, 4g)");
     }
-    return new PartitionSpec(name, base.resolve(parts[0]), size);
+    return new PartitionSpec(name, base.resolve(parts[0]).normalize(), size);
   }
 
   static long bytes(String text) {
