@@ -35,4 +35,32 @@ class ModuleBoundariesTest {
         .allowEmptyShould(true)
         .check(DSI);
   }
+
+  @Test
+  void dialectsKnowNothingOfTheMachinery() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.openrs.dsi.dialect..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.openrs.dsi.internal..")
+        .because("a new target is one dialect class, whatever the DSI's threads do")
+        .check(DSI);
+  }
+
+  @Test
+  void onlyTheApiUsesTheMachinery() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("io.openrs.dsi.internal..")
+        .and()
+        .doNotHaveFullyQualifiedName("io.openrs.dsi.DsiConnection")
+        .and()
+        .doNotHaveFullyQualifiedName("io.openrs.dsi.DsiConnection$Current")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.openrs.dsi.internal..")
+        .because("the API package stays small: DsiConnection is the facade over the machinery")
+        .check(DSI);
+  }
 }

@@ -1,0 +1,293 @@
+package io.openrs.dsi;
+
+/**
+ * The catalogue of the DSI's monitor counters, named as Replication Server names them where it has
+ * a name ({@code rsName}) and ours otherwise. Registered in Micrometer with tags {@code module}
+ * ({@code DSI} for the scheduler, {@code DSIEXEC} for the executor threads) and {@code instance}
+ * (the replicate connection, {@code ds.db}); {@code DSIEXEC} meters add {@code thread} (1, 2, ...).
+ * {@code docs/counters.md} describes each one (checked by a test).
+ */
+public enum DsiCounter {
+  CMDS_READ(
+      "DSICmdsRead",
+      Module.DSI,
+      Kind.COUNTER,
+      "commands",
+      true,
+      "Commands read from the outbound queue."),
+  READ_TRANS(
+      "DSIReadTransUngrouped",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      true,
+      "Whole transactions (begin ... commit runs) read from the outbound queue."),
+  TRANS_DROPPED(
+      "DSITransDropped",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Unfinished runs dropped: a begin arrived before the commit of the run before it (a crash"
+          + " cut it; DIST wrote the transaction again in full after it)."),
+  CMDS_UNKNOWN(
+      "DSICmdsUnknown",
+      Module.DSI,
+      Kind.COUNTER,
+      "commands",
+      false,
+      "Queue messages holding a command kind this version does not know, skipped."),
+  TRANS_IGNORED(
+      "DSITransIgnored",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Transactions not applied because rs_lastcommit says the replicate already has them (read"
+          + " again after a restart or reconnect). RS shows this as Xacts_ignored."),
+  TRAN_GROUPS_COMMIT(
+      "DSITranGroupsCommit",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      true,
+      "Replicate transactions committed, each holding one or more grouped source transactions."),
+  TRANS_UNGROUPED_COMMIT(
+      "DSITransUngroupedCommit",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      true,
+      "Source transactions committed at the replicate."),
+  CMDS_SUCCEED(
+      "DSICmdsSucceed",
+      Module.DSI,
+      Kind.COUNTER,
+      "commands",
+      true,
+      "Commands of committed source transactions."),
+  GROUPS_SPLIT(
+      "DSIGroupsSplit",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      false,
+      "Groups that failed and were re-applied transaction by transaction to find the failing"
+          + " one."),
+  TRANS_RETRIED(
+      "DSITransRetried",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Transactions rolled back and applied again after a retryable error (deadlock,"
+          + " serialization failure, lock timeout; command_retry bounds it)."),
+  DEADLOCKS(
+      "DSIDeadlocks",
+      Module.DSI,
+      Kind.COUNTER,
+      "errors",
+      false,
+      "Deadlocks and serialization failures the replicate reported."),
+  RECONNECTS(
+      "DSIReconnects",
+      Module.DSI,
+      Kind.COUNTER,
+      "connections",
+      false,
+      "Replicate connections re-opened after the old one was lost."),
+  TRANS_LOGGED(
+      "DSITransLogged",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Transactions written to the exceptions log instead of being applied (resume connection"
+          + " ... skip transaction, or the log / retry_log error actions)."),
+  ERRORS_IGNORED(
+      "DSIErrorsIgnored",
+      Module.DSI,
+      Kind.COUNTER,
+      "errors",
+      false,
+      "Statements whose error the error class maps to ignore or warn: rolled back alone, the"
+          + " transaction carried on."),
+  ALL_THREADS_IN_USE(
+      "AllThreadsInUse",
+      Module.DSI,
+      Kind.COUNTER,
+      "events",
+      true,
+      "Times a transaction was ready to start but every DSIEXEC thread was busy (parallel DSI):"
+          + " more threads could help."),
+  PARALLEL_ROLLBACKS(
+      "DSIParallelRollbacks",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Transactions rolled back because an earlier one running beside them failed; they are"
+          + " applied again in commit order."),
+  HANDOFF_BYTES(
+      "DSIHandoffBytes",
+      Module.DSI,
+      Kind.GAUGE,
+      "bytes",
+      false,
+      "Bytes of read transactions waiting for a DSIEXEC thread (bounded by"
+          + " dsi_sqt_max_cache_size)."),
+
+  COMMITS_READ(
+      "CommitsRead",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "transactions",
+      true,
+      "Source transactions this thread applied and committed."),
+  INSERTS_READ("InsertsRead", Module.DSIEXEC, Kind.COUNTER, "commands", true, "Inserts applied."),
+  UPDATES_READ("UpdatesRead", Module.DSIEXEC, Kind.COUNTER, "commands", true, "Updates applied."),
+  DELETES_READ("DeletesRead", Module.DSIEXEC, Kind.COUNTER, "commands", true, "Deletes applied."),
+  TRUNCATES_READ(
+      "TruncatesRead", Module.DSIEXEC, Kind.COUNTER, "commands", false, "Truncates applied."),
+  DDL_READ(
+      "CmdsSQLDDLRead",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "commands",
+      true,
+      "DDL commands applied (only where the connection opts in)."),
+  DDL_SKIPPED(
+      "DSIEDdlSkipped",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "commands",
+      false,
+      "DDL commands not applied because the connection does not opt in (logged at INFO)."),
+  CONVERTED(
+      "DSIECmdsConverted",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "commands",
+      false,
+      "Commands rewritten or dropped by dsi_command_convert."),
+  BATCH(
+      "DSIEBatch",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "batches",
+      true,
+      "Batches of statements sent to the replicate."),
+  BATCH_TIME(
+      "DSIEBatchTime",
+      Module.DSIEXEC,
+      Kind.TIMER,
+      "seconds",
+      true,
+      "Batches and the time of each round trip (send and results). Dominating the apply time"
+          + " means the replicate is the bottleneck."),
+  BF_MAX_BYTES(
+      "DSIEBFMaxBytes",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "batches",
+      true,
+      "Batches sent because dsi_cmd_batch_size (or dsi_max_cmds_in_batch) was reached."),
+  OCMD_COUNT(
+      "DSIEOCmdCount",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "statements",
+      true,
+      "Statements sent to the replicate, bulk rows excluded."),
+  BULK_ROWS(
+      "DSIEBulkRows",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "rows",
+      false,
+      "Rows inserted through the bulk interface (dsi_bulk_copy)."),
+  BULK_TIME(
+      "DSIEBulkTime",
+      Module.DSIEXEC,
+      Kind.TIMER,
+      "seconds",
+      false,
+      "Bulk loads (one per run of inserts) and their time."),
+  COMMIT_TIME(
+      "DSIECommitTime",
+      Module.DSIEXEC,
+      Kind.TIMER,
+      "seconds",
+      false,
+      "Commits of replicate transactions and their round-trip time."),
+  COMMIT_WAIT_TIME(
+      "DSIECommitWaitTime",
+      Module.DSIEXEC,
+      Kind.TIMER,
+      "seconds",
+      false,
+      "Parallel DSI: waits of a transaction ready to commit for its predecessor's commit (on the"
+          + " rs_threads row), and their time.");
+
+  /** The Replication Server module a counter belongs to (its {@code module} tag). */
+  public enum Module {
+    DSI,
+    DSIEXEC
+  }
+
+  /** How Micrometer keeps it. */
+  public enum Kind {
+    COUNTER,
+    GAUGE,
+    TIMER
+  }
+
+  private final String counterName;
+  private final Module module;
+  private final Kind kind;
+  private final String unit;
+  private final boolean rsName;
+  private final String description;
+
+  DsiCounter(
+      String counterName,
+      Module module,
+      Kind kind,
+      String unit,
+      boolean rsName,
+      String description) {
+    this.counterName = counterName;
+    this.module = module;
+    this.kind = kind;
+    this.unit = unit;
+    this.rsName = rsName;
+    this.description = description;
+  }
+
+  /** The meter name, e.g. {@code DSICmdsRead}. */
+  public String counterName() {
+    return counterName;
+  }
+
+  public Module module() {
+    return module;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** {@code seconds} for timers, {@code bytes}, or what is counted. */
+  public String unit() {
+    return unit;
+  }
+
+  /** Whether Replication Server has a counter of this name. */
+  public boolean rsName() {
+    return rsName;
+  }
+
+  public String description() {
+    return description;
+  }
+}

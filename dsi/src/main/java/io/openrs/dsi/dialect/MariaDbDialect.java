@@ -1,0 +1,378 @@
+package io.openrs.dsi.dialect;
+
+import io.openrs.dsi.ErrorAction;
+import io.openrs.dsi.ErrorClass;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.Value;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * MariaDB 10.x and MySQL: back-quoted identifiers, {@code ON DUPLICATE KEY UPDATE} upserts,
+ * multi-row parameterized inserts for the bulk path, vendor-code error classes. The session runs in
+ * UTC (timestamps with time zone are stored as UTC) and in strict mode, so a value that does not
+ * fit is an error, never silently truncated. DDL commits implicitly.
+ */
+public final class MariaDbDialect implements Dialect {
+
+  /** Most parameters one statement may carry (the protocol's limit). */
+  private static final int MAX_PARAMETERS = 65_535;
+
+  private static final Set<String> TEXT_TYPES =
+      Set.of("char", "varchar", "tinytext", "text", "mediumtext", "longtext");
+
+  @Override
+  public String name() {
+    return "mariadb";
+  }
+
+  @Override
+  public Map<String, String> driverProperties(String applicationName) {
+    // useAffectedRows=false: an update reports the rows it matched, not only those it changed.
+    // useServerPrepStmts: the binary protocol sends floats, doubles and times exactly (as text a
+    // FLOAT's shortest decimal form can read back above FLT_MAX), and the server keeps the plans.
+    return Map.of(
+        "useAffectedRows",
+        "false",
+        "useServerPrepStmts",
+        "true",
+        "connectionAttributes",
+        "program_name:" + applicationName);
+  }
+
+  @Override
+  public void prepareSession(Connection c, boolean keepTriggers) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(
+          "SET SESSION time_zone = '+00:00', SESSION sql_mode ="
+              + " 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,"
+              + "NO_AUTO_VALUE_ON_ZERO'");
+    }
+    c.commit();
+  }
+
+  @Override
+  public String currentSchema(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
+      rs.next();
+      String db = rs.getString(1);
+      c.commit();
+      if (db == null) {
+        throw new SQLException("the DSI's JDBC URL names no database", "3D000");
+      }
+      return db;
+    }
+  }
+
+  @Override
+  public void useSchema(Connection c, String schema) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("USE " + quote(schema));
+    }
+  }
+
+  @Override
+  public boolean transactionalDdl() {
+    return false;
+  }
+
+  @Override
+  public String quote(String identifier) {
+    return '`' + identifier.replace("`", "``") + '`';
+  }
+
+  @Override
+  public TableMeta describe(Connection c, TableName table) throws SQLException {
+    List<ColumnMeta> columns = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT column_name, data_type, is_nullable FROM information_schema.columns"
+                + " WHERE table_schema = ? AND table_name = ? ORDER BY ordinal_position")) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.table());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          columns.add(
+              new ColumnMeta(
+                  rs.getString(1),
+                  rs.getString(2).toLowerCase(java.util.Locale.ROOT),
+                  "YES".equals(rs.getString(3))));
+        }
+      }
+    }
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT index_name, column_name FROM information_schema.statistics"
+                + " WHERE table_schema = ? AND table_name = ? AND non_unique = 0"
+                + " ORDER BY index_name = 'PRIMARY' DESC, index_name, seq_in_index")) {
+      ps.setString(1, table.schema());
+      ps.setString(2, table.table());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          keys.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+        }
+      }
+    }
+    List<String> primaryKey = keys.getOrDefault("PRIMARY", List.of());
+    List<List<String>> unique = new ArrayList<>();
+    keys.forEach(
+        (name, cols) -> {
+          if (!name.equals("PRIMARY")) {
+            unique.add(cols);
+          }
+        });
+    return new TableMeta(table, columns, primaryKey, unique);
+  }
+
+  @Override
+  public String upsert(TableMeta t, List<String> columns) {
+    if (!t.keyed()) {
+      return insert(t, columns);
+    }
+    List<String> rest = columns.stream().filter(c -> !t.primaryKey().contains(c)).toList();
+    List<String> set = rest.isEmpty() ? List.of(t.primaryKey().get(0)) : rest;
+    StringBuilder sb = new StringBuilder(insert(t, columns)).append(" ON DUPLICATE KEY UPDATE ");
+    for (int i = 0; i < set.size(); i++) {
+      String q = quote(set.get(i));
+      sb.append(i == 0 ? "" : ", ").append(q).append(" = VALUES(").append(q).append(')');
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public String update(
+      TableMeta t, List<String> setColumns, List<String> whereColumns, boolean byKey) {
+    StringBuilder sb = new StringBuilder("UPDATE ").append(qualified(t.name())).append(" SET ");
+    appendList(sb, setColumns, ", ", " = ?");
+    return appendWhere(sb, t, whereColumns, byKey).toString();
+  }
+
+  @Override
+  public String delete(TableMeta t, List<String> whereColumns, boolean byKey) {
+    StringBuilder sb = new StringBuilder("DELETE FROM ").append(qualified(t.name()));
+    return appendWhere(sb, t, whereColumns, byKey).toString();
+  }
+
+  private StringBuilder appendWhere(
+      StringBuilder sb, TableMeta t, List<String> whereColumns, boolean byKey) {
+    sb.append(" WHERE ");
+    if (byKey) {
+      appendList(sb, whereColumns, " AND ", " = ?");
+      return sb;
+    }
+    for (int i = 0; i < whereColumns.size(); i++) {
+      String name = whereColumns.get(i);
+      String type = t.column(name).map(ColumnMeta::typeName).orElse("");
+      sb.append(i == 0 ? "" : " AND ").append(quote(name));
+      if (type.equals("float")) {
+        // A FLOAT column compares as double: the parameter must be rounded to float the same way.
+        sb.append(" <=> CAST(? AS FLOAT)");
+      } else if (TEXT_TYPES.contains(type)) {
+        // Exact text: neither case nor trailing spaces may make two rows equal.
+        sb.append(" <=> ? COLLATE utf8mb4_nopad_bin");
+      } else {
+        sb.append(" <=> ?");
+      }
+    }
+    return sb.append(" LIMIT 1");
+  }
+
+  @Override
+  public String truncate(TableMeta t) {
+    // TRUNCATE commits implicitly; DELETE keeps the change in the replicate transaction.
+    return "DELETE FROM " + qualified(t.name());
+  }
+
+  @Override
+  public void bind(PreparedStatement ps, int i, Value v, ColumnMeta column) throws SQLException {
+    if (v instanceof Value.Null) {
+      ps.setNull(i, Types.NULL);
+    } else if (v instanceof Value.Bool b) {
+      ps.setBoolean(i, b.value());
+    } else if (v instanceof Value.Int16 n) {
+      ps.setShort(i, n.value());
+    } else if (v instanceof Value.Int32 n) {
+      ps.setInt(i, n.value());
+    } else if (v instanceof Value.Int64 n) {
+      ps.setLong(i, n.value());
+    } else if (v instanceof Value.Decimal d) {
+      ps.setBigDecimal(i, d.value());
+    } else if (v instanceof Value.Float32 f) {
+      ps.setFloat(i, f.value());
+    } else if (v instanceof Value.Float64 f) {
+      ps.setDouble(i, f.value());
+    } else if (v instanceof Value.Text t) {
+      ps.setString(i, t.value());
+    } else if (v instanceof Value.Json j) {
+      ps.setString(i, j.value());
+    } else if (v instanceof Value.Binary b) {
+      ps.setBytes(i, b.value());
+    } else if (v instanceof Value.Date d) {
+      ps.setObject(i, d.value());
+    } else if (v instanceof Value.Time t) {
+      ps.setObject(i, t.value());
+    } else if (v instanceof Value.Timestamp t) {
+      ps.setObject(i, t.value());
+    } else if (v instanceof Value.TimestampTz t) {
+      ps.setObject(i, utc(t.value().toInstant()));
+    } else if (v instanceof Value.Uuid u) {
+      ps.setString(i, u.value().toString());
+    } else {
+      throw new IllegalArgumentException("value " + v + " is not bound (column left as it is)");
+    }
+  }
+
+  private static LocalDateTime utc(Instant t) {
+    return LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+  }
+
+  @Override
+  public void bindInstant(PreparedStatement ps, int index, Instant time) throws SQLException {
+    ps.setObject(index, utc(time));
+  }
+
+  @Override
+  public long bulkInsert(
+      Connection c, TableMeta t, List<String> columns, List<List<Value>> rows, int maxBytes)
+      throws SQLException {
+    int perStatement = Math.max(1, Math.min(1000, MAX_PARAMETERS / columns.size()));
+    List<ColumnMeta> meta = new ArrayList<>();
+    for (String col : columns) {
+      meta.add(t.column(col).orElse(null));
+    }
+    long inserted = 0;
+    String fullSql = multiRowInsert(t, columns, perStatement);
+    for (int from = 0; from < rows.size(); from += perStatement) {
+      int n = Math.min(perStatement, rows.size() - from);
+      String sql = n == perStatement ? fullSql : multiRowInsert(t, columns, n);
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        int p = 1;
+        for (int r = from; r < from + n; r++) {
+          List<Value> row = rows.get(r);
+          for (int k = 0; k < row.size(); k++) {
+            bind(ps, p++, row.get(k), meta.get(k));
+          }
+        }
+        inserted += ps.executeUpdate();
+      }
+    }
+    return inserted;
+  }
+
+  private String multiRowInsert(TableMeta t, List<String> columns, int rows) {
+    StringBuilder sb = new StringBuilder(insert(t, columns));
+    String tuple = sb.substring(sb.lastIndexOf(" VALUES ") + 8);
+    for (int r = 1; r < rows; r++) {
+      sb.append(", ").append(tuple);
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public void createProgressTables(Connection c, String schema, int threadRows)
+      throws SQLException {
+    String s = quote(schema);
+    try (Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + s
+              + ".rs_lastcommit (origin INT NOT NULL PRIMARY KEY, origin_qid VARBINARY(64) NOT"
+              + " NULL, origin_time DATETIME(6) NULL, dest_commit_time DATETIME(6) NOT NULL)"
+              + " ENGINE=InnoDB");
+      if (threadRows > 0) {
+        st.execute(
+            "CREATE TABLE IF NOT EXISTS "
+                + s
+                + ".rs_threads (id INT NOT NULL PRIMARY KEY, seq BIGINT NOT NULL) ENGINE=InnoDB");
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < threadRows; i++) {
+          values.append(i == 0 ? "" : ", ").append('(').append(i).append(", 0)");
+        }
+        st.execute("INSERT IGNORE INTO " + s + ".rs_threads (id, seq) VALUES " + values);
+      }
+    }
+    c.commit();
+  }
+
+  @Override
+  public String lastCommitUpsert(String schema) {
+    return "INSERT INTO "
+        + quote(schema)
+        + ".rs_lastcommit (origin, origin_qid, origin_time, dest_commit_time)"
+        + " VALUES (?, ?, ?, UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE"
+        + " origin_qid = VALUES(origin_qid), origin_time = VALUES(origin_time),"
+        + " dest_commit_time = VALUES(dest_commit_time)";
+  }
+
+  @Override
+  public String threadSeqWait(String schema) {
+    return "SELECT seq FROM " + quote(schema) + ".rs_threads WHERE id = ? LOCK IN SHARE MODE";
+  }
+
+  @Override
+  public ErrorKind classify(SQLException e) {
+    switch (e.getErrorCode()) {
+      case 1213:
+        return ErrorKind.DEADLOCK;
+      case 1205:
+        return ErrorKind.LOCK_TIMEOUT;
+      case 1053: // server shutdown in progress
+      case 1152: // aborted connection
+      case 1927: // connection was killed
+      case 2002:
+      case 2003:
+      case 2006: // server has gone away
+      case 2013: // lost connection during query
+        return ErrorKind.CONNECTION;
+      default:
+        break;
+    }
+    String state = e.getSQLState();
+    if (state == null || state.length() != 5) {
+      return ErrorKind.OTHER;
+    }
+    if (state.startsWith("08")) {
+      return ErrorKind.CONNECTION;
+    }
+    if (state.equals("40001")) {
+      return ErrorKind.DEADLOCK;
+    }
+    if (state.startsWith("23")) {
+      return ErrorKind.CONSTRAINT;
+    }
+    return state.startsWith("22") ? ErrorKind.DATA : ErrorKind.OTHER;
+  }
+
+  @Override
+  public ErrorClass defaultErrorClass() {
+    return new ErrorClass(
+        "rs_mariadb_error_class",
+        Map.of(
+            "1213",
+            ErrorAction.RETRY_STOP, // deadlock
+            "1205",
+            ErrorAction.RETRY_STOP, // lock wait timeout
+            "40001",
+            ErrorAction.RETRY_STOP, // serialization failure
+            ErrorClass.ROW_COUNT_MISMATCH,
+            ErrorAction.STOP_REPLICATION,
+            ErrorClass.INCOMPLETE_TRANSACTION,
+            ErrorAction.STOP_REPLICATION,
+            ErrorClass.UNAPPLICABLE_CHANGE,
+            ErrorAction.STOP_REPLICATION));
+  }
+}

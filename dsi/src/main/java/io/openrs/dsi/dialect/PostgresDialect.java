@@ -1,0 +1,509 @@
+package io.openrs.dsi.dialect;
+
+import io.openrs.dsi.ErrorAction;
+import io.openrs.dsi.ErrorClass;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.Value;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * PostgreSQL (tested with 15): double-quoted identifiers, {@code ON CONFLICT} upserts, {@code COPY
+ * ... FROM STDIN} (text format) for the bulk path, {@code session_replication_role} for {@code
+ * dsi_keep_triggers off}, SQLSTATE-based error classes.
+ */
+public final class PostgresDialect implements Dialect {
+
+  /** Column types bound as character data; everything else takes text as an untyped literal. */
+  private static final Set<String> TEXT_TYPES =
+      Set.of("text", "varchar", "bpchar", "char", "name", "citext");
+
+  @Override
+  public String name() {
+    return "postgresql";
+  }
+
+  @Override
+  public Map<String, String> driverProperties(String applicationName) {
+    return Map.of(
+        "ApplicationName", applicationName,
+        // Batched inserts become multi-row inserts: one statement per batch on the server.
+        "reWriteBatchedInserts", "true",
+        "tcpKeepAlive", "true");
+  }
+
+  @Override
+  public void prepareSession(Connection c, boolean keepTriggers) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      // Triggers and foreign-key checks fire as for any session unless the DBA turned them off.
+      s.execute("SET SESSION session_replication_role = " + (keepTriggers ? "origin" : "replica"));
+    }
+    c.commit();
+  }
+
+  @Override
+  public String currentSchema(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT current_schema()")) {
+      rs.next();
+      String schema = rs.getString(1);
+      c.commit();
+      if (schema == null) {
+        throw new SQLException("the DSI user's search_path names no existing schema", "3F000");
+      }
+      return schema;
+    }
+  }
+
+  @Override
+  public void useSchema(Connection c, String schema) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT set_config('search_path', ?, true)")) {
+      ps.setString(1, quote(schema));
+      ps.execute();
+    }
+  }
+
+  @Override
+  public boolean transactionalDdl() {
+    return true;
+  }
+
+  @Override
+  public String quote(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
+  @Override
+  public TableMeta describe(Connection c, TableName table) throws SQLException {
+    String regclass = qualified(table);
+    List<ColumnMeta> columns = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT a.attname, CASE WHEN t.typtype = 'd' THEN bt.typname ELSE t.typname END,"
+                + " NOT a.attnotnull FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+                + " LEFT JOIN pg_type bt ON bt.oid = t.typbasetype"
+                + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped"
+                + " ORDER BY a.attnum")) {
+      ps.setString(1, regclass);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          columns.add(new ColumnMeta(rs.getString(1), rs.getString(2), rs.getBoolean(3)));
+        }
+      }
+    }
+    List<String> primaryKey = List.of();
+    List<List<String>> unique = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT i.indisprimary, ARRAY(SELECT a.attname FROM unnest(i.indkey::int2[])"
+                + " WITH ORDINALITY AS k(attnum, ord) JOIN pg_attribute a ON a.attrelid ="
+                + " i.indrelid AND a.attnum = k.attnum WHERE k.ord <= i.indnkeyatts ORDER BY"
+                + " k.ord) FROM pg_index i WHERE i.indrelid = to_regclass(?) AND i.indisunique"
+                + " AND i.indpred IS NULL AND i.indexprs IS NULL"
+                + " ORDER BY i.indisprimary DESC, i.indexrelid")) {
+      ps.setString(1, regclass);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Array a = rs.getArray(2);
+          List<String> cols = List.of((String[]) a.getArray());
+          a.free();
+          if (rs.getBoolean(1)) {
+            primaryKey = cols;
+          } else {
+            unique.add(cols);
+          }
+        }
+      }
+    }
+    return new TableMeta(table, columns, primaryKey, unique);
+  }
+
+  @Override
+  public String upsert(TableMeta t, List<String> columns) {
+    if (!t.keyed()) {
+      return insert(t, columns);
+    }
+    StringBuilder sb = new StringBuilder(insert(t, columns)).append(" ON CONFLICT (");
+    appendList(sb, t.primaryKey(), ", ", "");
+    sb.append(") DO ");
+    List<String> rest = columns.stream().filter(c -> !t.primaryKey().contains(c)).toList();
+    if (rest.isEmpty()) {
+      return sb.append("NOTHING").toString();
+    }
+    sb.append("UPDATE SET ");
+    for (int i = 0; i < rest.size(); i++) {
+      String q = quote(rest.get(i));
+      sb.append(i == 0 ? "" : ", ").append(q).append(" = EXCLUDED.").append(q);
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public String update(
+      TableMeta t, List<String> setColumns, List<String> whereColumns, boolean byKey) {
+    StringBuilder sb = new StringBuilder("UPDATE ").append(qualified(t.name())).append(" SET ");
+    appendList(sb, setColumns, ", ", " = ?");
+    return appendWhere(sb, t, whereColumns, byKey).toString();
+  }
+
+  @Override
+  public String delete(TableMeta t, List<String> whereColumns, boolean byKey) {
+    StringBuilder sb = new StringBuilder("DELETE FROM ").append(qualified(t.name()));
+    return appendWhere(sb, t, whereColumns, byKey).toString();
+  }
+
+  private StringBuilder appendWhere(
+      StringBuilder sb, TableMeta t, List<String> whereColumns, boolean byKey) {
+    if (byKey) {
+      sb.append(" WHERE ");
+      appendList(sb, whereColumns, " AND ", " = ?");
+      return sb;
+    }
+    // No key: the row whose columns all equal the before image, null-safe; exactly one of
+    // identical rows, as the source changed exactly one.
+    sb.append(" WHERE ctid = (SELECT ctid FROM ").append(qualified(t.name())).append(" WHERE ");
+    for (int i = 0; i < whereColumns.size(); i++) {
+      String name = whereColumns.get(i);
+      String type = t.column(name).map(ColumnMeta::typeName).orElse("");
+      sb.append(i == 0 ? "" : " AND ");
+      if (type.equals("json")) {
+        // json has no equality operator; the stored text is what the source sent.
+        sb.append(quote(name)).append("::text IS NOT DISTINCT FROM ?::text");
+      } else {
+        sb.append(quote(name)).append(" IS NOT DISTINCT FROM ?");
+      }
+    }
+    return sb.append(" LIMIT 1)");
+  }
+
+  @Override
+  public String truncate(TableMeta t) {
+    return "TRUNCATE TABLE " + qualified(t.name());
+  }
+
+  @Override
+  public void bind(PreparedStatement ps, int i, Value v, ColumnMeta column) throws SQLException {
+    String type = column == null ? null : column.typeName();
+    if (v instanceof Value.Null) {
+      ps.setNull(i, Types.OTHER);
+    } else if (v instanceof Value.Bool b) {
+      ps.setBoolean(i, b.value());
+    } else if (v instanceof Value.Int16 n) {
+      ps.setShort(i, n.value());
+    } else if (v instanceof Value.Int32 n) {
+      ps.setInt(i, n.value());
+    } else if (v instanceof Value.Int64 n) {
+      ps.setLong(i, n.value());
+    } else if (v instanceof Value.Decimal d) {
+      ps.setBigDecimal(i, d.value());
+    } else if (v instanceof Value.Float32 f) {
+      ps.setFloat(i, f.value());
+    } else if (v instanceof Value.Float64 f) {
+      ps.setDouble(i, f.value());
+    } else if (v instanceof Value.Text t) {
+      bindText(ps, i, t.value(), type);
+    } else if (v instanceof Value.Binary b) {
+      ps.setBytes(i, b.value());
+    } else if (v instanceof Value.Date d) {
+      ps.setObject(i, d.value());
+    } else if (v instanceof Value.Time t) {
+      ps.setObject(i, t.value());
+    } else if (v instanceof Value.Timestamp t) {
+      ps.setObject(i, t.value());
+    } else if (v instanceof Value.TimestampTz t) {
+      ps.setObject(i, t.value());
+    } else if (v instanceof Value.Uuid u) {
+      if (type == null || type.equals("uuid")) {
+        ps.setObject(i, u.value());
+      } else {
+        bindText(ps, i, u.value().toString(), type);
+      }
+    } else if (v instanceof Value.Json j) {
+      bindText(ps, i, j.value(), type == null ? "json" : type);
+    } else {
+      throw new IllegalArgumentException("value " + v + " is not bound (column left as it is)");
+    }
+  }
+
+  /** Character columns get varchar; others an untyped literal that the server parses. */
+  private static void bindText(PreparedStatement ps, int i, String s, String type)
+      throws SQLException {
+    if (type == null || TEXT_TYPES.contains(type)) {
+      ps.setString(i, s);
+    } else {
+      ps.setObject(i, s, Types.OTHER);
+    }
+  }
+
+  @Override
+  public void bindInstant(PreparedStatement ps, int index, Instant time) throws SQLException {
+    ps.setObject(index, time.atOffset(ZoneOffset.UTC));
+  }
+
+  // ---- bulk: COPY FROM STDIN, text format ------------------------------------------------------
+
+  @Override
+  public long bulkInsert(
+      Connection c, TableMeta t, List<String> columns, List<List<Value>> rows, int maxBytes)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("COPY ").append(qualified(t.name())).append(" (");
+    appendList(sql, columns, ", ", "");
+    sql.append(") FROM STDIN");
+    CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.toString());
+    try {
+      StringBuilder buf = new StringBuilder(Math.min(maxBytes, 1 << 20) + 1024);
+      for (List<Value> row : rows) {
+        for (int k = 0; k < row.size(); k++) {
+          if (k > 0) {
+            buf.append('\t');
+          }
+          appendCopyValue(buf, row.get(k));
+        }
+        buf.append('\n');
+        if (buf.length() >= maxBytes) {
+          byte[] b = buf.toString().getBytes(StandardCharsets.UTF_8);
+          copy.writeToCopy(b, 0, b.length);
+          buf.setLength(0);
+        }
+      }
+      if (buf.length() > 0) {
+        byte[] b = buf.toString().getBytes(StandardCharsets.UTF_8);
+        copy.writeToCopy(b, 0, b.length);
+      }
+      return copy.endCopy();
+    } finally {
+      if (copy.isActive()) {
+        copy.cancelCopy();
+      }
+    }
+  }
+
+  /**
+   * One value in COPY's text format: {@code \N} for null; backslash, newline, carriage return and
+   * tab escaped; bytea as {@code \\x<hex>}; dates and times in ISO form with {@code BC} for years
+   * before 1 (the year 0 of {@link LocalDate} is 1 BC).
+   */
+  static void appendCopyValue(StringBuilder sb, Value v) {
+    if (v instanceof Value.Null) {
+      sb.append("\\N");
+    } else if (v instanceof Value.Bool b) {
+      sb.append(b.value() ? 't' : 'f');
+    } else if (v instanceof Value.Int16 n) {
+      sb.append(n.value());
+    } else if (v instanceof Value.Int32 n) {
+      sb.append(n.value());
+    } else if (v instanceof Value.Int64 n) {
+      sb.append(n.value());
+    } else if (v instanceof Value.Decimal d) {
+      sb.append(d.value().toString());
+    } else if (v instanceof Value.Float32 f) {
+      appendFloat(sb, f.value(), Float.toString(f.value()));
+    } else if (v instanceof Value.Float64 f) {
+      appendFloat(sb, f.value(), Double.toString(f.value()));
+    } else if (v instanceof Value.Text t) {
+      appendEscaped(sb, t.value());
+    } else if (v instanceof Value.Json j) {
+      appendEscaped(sb, j.value());
+    } else if (v instanceof Value.Binary b) {
+      sb.append("\\\\x");
+      for (int i = 0; i < b.length(); i++) {
+        int x = b.byteAt(i) & 0xff;
+        sb.append(Character.forDigit(x >> 4, 16)).append(Character.forDigit(x & 15, 16));
+      }
+    } else if (v instanceof Value.Date d) {
+      appendDate(sb, d.value());
+      appendEra(sb, d.value());
+    } else if (v instanceof Value.Time t) {
+      appendTime(sb, t.value());
+    } else if (v instanceof Value.Timestamp t) {
+      appendDate(sb, t.value().toLocalDate());
+      sb.append(' ');
+      appendTime(sb, t.value().toLocalTime());
+      appendEra(sb, t.value().toLocalDate());
+    } else if (v instanceof Value.TimestampTz t) {
+      appendDate(sb, t.value().toLocalDate());
+      sb.append(' ');
+      appendTime(sb, t.value().toLocalTime());
+      sb.append(t.value().getOffset().getTotalSeconds() == 0 ? "+00" : t.value().getOffset());
+      appendEra(sb, t.value().toLocalDate());
+    } else if (v instanceof Value.Uuid u) {
+      sb.append(u.value());
+    } else {
+      throw new IllegalArgumentException("value " + v + " cannot be copied");
+    }
+  }
+
+  private static void appendFloat(StringBuilder sb, double value, String shortest) {
+    if (Double.isNaN(value)) {
+      sb.append("NaN");
+    } else if (Double.isInfinite(value)) {
+      sb.append(value > 0 ? "Infinity" : "-Infinity");
+    } else {
+      sb.append(shortest);
+    }
+  }
+
+  private static void appendEscaped(StringBuilder sb, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      switch (ch) {
+        case '\\':
+          sb.append("\\\\");
+          break;
+        case '\n':
+          sb.append("\\n");
+          break;
+        case '\r':
+          sb.append("\\r");
+          break;
+        case '\t':
+          sb.append("\\t");
+          break;
+        default:
+          sb.append(ch);
+      }
+    }
+  }
+
+  private static void appendDate(StringBuilder sb, LocalDate d) {
+    int year = d.getYear() <= 0 ? 1 - d.getYear() : d.getYear();
+    pad(sb, year, 4).append('-');
+    pad(sb, d.getMonthValue(), 2).append('-');
+    pad(sb, d.getDayOfMonth(), 2);
+  }
+
+  private static void appendEra(StringBuilder sb, LocalDate d) {
+    if (d.getYear() <= 0) {
+      sb.append(" BC");
+    }
+  }
+
+  private static void appendTime(StringBuilder sb, LocalTime t) {
+    pad(sb, t.getHour(), 2).append(':');
+    pad(sb, t.getMinute(), 2).append(':');
+    pad(sb, t.getSecond(), 2);
+    int micros = t.getNano() / 1000;
+    if (micros != 0) {
+      sb.append('.');
+      pad(sb, micros, 6);
+    }
+  }
+
+  private static StringBuilder pad(StringBuilder sb, int value, int width) {
+    String s = Integer.toString(value);
+    for (int i = s.length(); i < width; i++) {
+      sb.append('0');
+    }
+    return sb.append(s);
+  }
+
+  // ---- progress tables -----------------------------------------------------------------------
+
+  @Override
+  public void createProgressTables(Connection c, String schema, int threadRows)
+      throws SQLException {
+    String s = quote(schema);
+    try (Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + s
+              + ".rs_lastcommit (origin integer PRIMARY KEY, origin_qid bytea NOT NULL,"
+              + " origin_time timestamptz, dest_commit_time timestamptz NOT NULL)");
+      if (threadRows > 0) {
+        st.execute(
+            "CREATE TABLE IF NOT EXISTS "
+                + s
+                + ".rs_threads (id integer PRIMARY KEY, seq bigint NOT NULL)");
+        st.execute(
+            "INSERT INTO "
+                + s
+                + ".rs_threads (id, seq) SELECT g, 0 FROM generate_series(0, "
+                + (threadRows - 1)
+                + ") g ON CONFLICT (id) DO NOTHING");
+      }
+    }
+    c.commit();
+  }
+
+  @Override
+  public String lastCommitUpsert(String schema) {
+    return "INSERT INTO "
+        + quote(schema)
+        + ".rs_lastcommit (origin, origin_qid, origin_time, dest_commit_time)"
+        + " VALUES (?, ?, ?, clock_timestamp()) ON CONFLICT (origin) DO UPDATE SET"
+        + " origin_qid = EXCLUDED.origin_qid, origin_time = EXCLUDED.origin_time,"
+        + " dest_commit_time = EXCLUDED.dest_commit_time";
+  }
+
+  @Override
+  public String threadSeqWait(String schema) {
+    return "SELECT seq FROM " + quote(schema) + ".rs_threads WHERE id = ? FOR SHARE";
+  }
+
+  // ---- errors --------------------------------------------------------------------------------
+
+  @Override
+  public ErrorKind classify(SQLException e) {
+    String state = e.getSQLState();
+    if (state == null || state.length() != 5) {
+      return ErrorKind.OTHER;
+    }
+    if (state.startsWith("08")
+        || state.equals("57P01")
+        || state.equals("57P02")
+        || state.equals("57P03")) {
+      return ErrorKind.CONNECTION;
+    }
+    switch (state) {
+      case "40P01":
+        return ErrorKind.DEADLOCK;
+      case "40001":
+        return ErrorKind.SERIALIZATION;
+      case "55P03":
+        return ErrorKind.LOCK_TIMEOUT;
+      default:
+        break;
+    }
+    if (state.startsWith("23")) {
+      return ErrorKind.CONSTRAINT;
+    }
+    return state.startsWith("22") ? ErrorKind.DATA : ErrorKind.OTHER;
+  }
+
+  @Override
+  public ErrorClass defaultErrorClass() {
+    return new ErrorClass(
+        "rs_postgresql_error_class",
+        Map.of(
+            "40P01",
+            ErrorAction.RETRY_STOP, // deadlock detected
+            "40001",
+            ErrorAction.RETRY_STOP, // serialization failure
+            "55P03",
+            ErrorAction.RETRY_STOP, // lock not available
+            "57014",
+            ErrorAction.RETRY_STOP, // statement timeout / cancel
+            ErrorClass.ROW_COUNT_MISMATCH,
+            ErrorAction.STOP_REPLICATION,
+            ErrorClass.INCOMPLETE_TRANSACTION,
+            ErrorAction.STOP_REPLICATION,
+            ErrorClass.UNAPPLICABLE_CHANGE,
+            ErrorAction.STOP_REPLICATION));
+  }
+}

@@ -1,0 +1,447 @@
+package io.openrs.dsi.internal;
+
+import io.micrometer.core.instrument.Timer;
+import io.openrs.dsi.DsiCounter;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.ErrorAction;
+import io.openrs.dsi.ErrorClass;
+import io.openrs.dsi.dialect.Dialect;
+import io.openrs.ltl.LtlCommand.InTransaction;
+import io.openrs.ltl.Value;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies the commands of source transactions on one replicate connection, inside the caller's
+ * replicate transaction (it never commits). Two ways:
+ *
+ * <ul>
+ *   <li><b>fast</b>: consecutive statements with the same SQL go in one JDBC batch ({@code
+ *       dsi_cmd_batch_size}, {@code dsi_max_cmds_in_batch}); a run of at least {@code
+ *       dsi_bulk_threshold} plain inserts into one table goes through the dialect's bulk interface
+ *       when {@code dsi_bulk_copy} is on. Any error ends it.
+ *   <li><b>slow</b>: one statement at a time behind a savepoint, so the failing statement is known
+ *       exactly, and an error the error class maps to {@code ignore} or {@code warn} rolls back
+ *       only that statement.
+ * </ul>
+ *
+ * Not thread-safe: owned by one executor thread.
+ */
+final class Applier {
+  private static final Logger LOG = LoggerFactory.getLogger(Applier.class);
+
+  /** Most plain inserts held for one bulk load; a longer run continues in the next load. */
+  private static final int MAX_BULK_ROWS = 20_000;
+
+  private final String name;
+  private final Dialect dialect;
+  private final DsiSettings settings;
+  private final DsiMeters.Group meters;
+  private final DsiMeters dsiMeters;
+  private final ErrorPolicy policy;
+  private final String defaultSchema;
+  private final TableCatalog catalog;
+  private final Planner planner;
+
+  private Connection connection;
+  private StatementCache statements;
+
+  // Per apply: the current run of statements with one SQL text, counts to publish on commit.
+  private final List<Op.Stmt> run = new ArrayList<>();
+  private final Map<DsiCounter, Long> pending = new EnumMap<>(DsiCounter.class);
+  private final List<Op.TicketOp> tickets = new ArrayList<>();
+
+  Applier(
+      String name,
+      Dialect dialect,
+      DsiSettings settings,
+      DsiMeters dsiMeters,
+      DsiMeters.Group meters,
+      ErrorPolicy policy,
+      String defaultSchema) {
+    this.name = name;
+    this.dialect = dialect;
+    this.settings = settings;
+    this.dsiMeters = dsiMeters;
+    this.meters = meters;
+    this.policy = policy;
+    this.defaultSchema = defaultSchema;
+    this.catalog = new TableCatalog(dialect);
+    this.planner = new Planner(dialect, settings, catalog, meters);
+  }
+
+  /** Uses {@code c} from now on (a new or re-opened connection). */
+  void attach(Connection c) {
+    detach();
+    this.connection = c;
+    this.statements = new StatementCache(c, 256);
+  }
+
+  /** Forgets the connection, closing its cached statements. */
+  void detach() {
+    if (statements != null) {
+      statements.clear();
+    }
+    statements = null;
+    connection = null;
+  }
+
+  Connection connection() {
+    return connection;
+  }
+
+  StatementCache statements() {
+    return statements;
+  }
+
+  /** A table's columns and keys (cached). */
+  io.openrs.dsi.dialect.TableMeta table(Connection c, io.openrs.ltl.TableName name)
+      throws SQLException {
+    return catalog.get(c, name);
+  }
+
+  /** Forgets table metadata (after a failure that may come from a changed table). */
+  void invalidateCatalog() {
+    catalog.invalidate();
+  }
+
+  /** Starts a replicate transaction's bookkeeping. */
+  void begin() {
+    run.clear();
+    pending.clear();
+    tickets.clear();
+  }
+
+  /** Counts of the applied commands, to add to the meters once the transaction commits. */
+  Map<DsiCounter, Long> pendingCounts() {
+    return pending;
+  }
+
+  /** Tickets of the applied transactions, to report once they commit. */
+  List<Op.TicketOp> tickets() {
+    return tickets;
+  }
+
+  // ---- fast path -----------------------------------------------------------------------------
+
+  /** Applies every command of {@code txs}, batched; the first error ends it. */
+  void applyFast(List<SourceTransaction> txs) throws StatementFailure {
+    for (SourceTransaction t : txs) {
+      for (InTransaction cmd : t.body()) {
+        planFast(cmd);
+      }
+    }
+    flushRun();
+  }
+
+  private void planFast(InTransaction cmd) throws StatementFailure {
+    List<Op> ops = new ArrayList<>(2);
+    try {
+      planner.plan(connection, cmd, ops::add);
+    } catch (SQLException e) {
+      throw StatementFailure.database("reading the replicate catalog for " + cmd, e);
+    } catch (RuntimeException | AssertionError e) {
+      throw StatementFailure.database("reading the replicate catalog for " + cmd, Jdbc.wrap(e));
+    }
+    for (Op op : ops) {
+      if (op instanceof Op.Stmt s) {
+        addToRun(s);
+      } else if (op instanceof Op.DdlOp d) {
+        flushRun();
+        executeDdl(d);
+      } else if (op instanceof Op.TicketOp t) {
+        tickets.add(t);
+      }
+    }
+  }
+
+  private void addToRun(Op.Stmt s) throws StatementFailure {
+    if (!run.isEmpty() && !run.get(0).sql.equals(s.sql)) {
+      flushRun();
+    }
+    run.add(s);
+    boolean bulkCandidate = settings.bulkCopy() && s.bulkable;
+    if (bulkCandidate ? run.size() >= MAX_BULK_ROWS : batchFull(run.size(), runBytes())) {
+      flushRun();
+    }
+  }
+
+  private long runBytes() {
+    long b = 0;
+    for (Op.Stmt s : run) {
+      b += s.bytes;
+    }
+    return b;
+  }
+
+  private boolean batchFull(int count, long bytes) {
+    return !settings.batch()
+        || count >= settings.maxCmdsInBatch()
+        || bytes >= settings.cmdBatchSizeBytes();
+  }
+
+  /** Sends the current run: bulk when it qualifies, otherwise batches. */
+  private void flushRun() throws StatementFailure {
+    if (run.isEmpty()) {
+      return;
+    }
+    List<Op.Stmt> todo = new ArrayList<>(run);
+    run.clear();
+    if (settings.bulkCopy()
+        && todo.size() >= settings.bulkThreshold()
+        && todo.stream().allMatch(s -> s.bulkable)) {
+      bulk(todo);
+      return;
+    }
+    int from = 0;
+    while (from < todo.size()) {
+      int to = from;
+      long bytes = 0;
+      while (to < todo.size()) {
+        bytes += todo.get(to).bytes;
+        to++;
+        if (batchFull(to - from, bytes)) {
+          if (to < todo.size() && settings.batch()) {
+            meters.add(DsiCounter.BF_MAX_BYTES, 1);
+          }
+          break;
+        }
+      }
+      executeBatch(todo.subList(from, to));
+      from = to;
+    }
+  }
+
+  private void executeBatch(List<Op.Stmt> batch) throws StatementFailure {
+    Op.Stmt first = batch.get(0);
+    Timer.Sample sample = Timer.start();
+    try {
+      PreparedStatement ps = statements.get(first.sql);
+      if (batch.size() == 1) {
+        bind(ps, first);
+        int n = ps.executeUpdate();
+        checkCount(first, n);
+      } else {
+        for (Op.Stmt s : batch) {
+          bind(ps, s);
+          ps.addBatch();
+        }
+        int[] counts = ps.executeBatch();
+        for (int i = 0; i < counts.length && i < batch.size(); i++) {
+          checkCount(batch.get(i), counts[i]);
+        }
+      }
+    } catch (SQLException | RuntimeException | AssertionError e) {
+      throw StatementFailure.database(
+          batch.size() == 1
+              ? first.describe()
+              : "batch of " + batch.size() + " statements: " + first.sql,
+          e instanceof SQLException sql ? sql : Jdbc.wrap(e));
+    } finally {
+      sample.stop(meters.timer(DsiCounter.BATCH_TIME));
+    }
+    meters.add(DsiCounter.BATCH, 1);
+    meters.add(DsiCounter.OCMD_COUNT, batch.size());
+    for (Op.Stmt s : batch) {
+      count(s);
+    }
+  }
+
+  private void bulk(List<Op.Stmt> rows) throws StatementFailure {
+    Op.Stmt first = rows.get(0);
+    List<List<Value>> values = new ArrayList<>(rows.size());
+    for (Op.Stmt s : rows) {
+      values.add(s.values);
+    }
+    long start = System.nanoTime();
+    long n;
+    try {
+      n =
+          dialect.bulkInsert(
+              connection, first.table, first.columnNames, values, settings.cmdBatchSizeBytes());
+    } catch (SQLException e) {
+      throw StatementFailure.database(
+          "bulk insert of " + rows.size() + " rows into " + first.table.name(), e);
+    } catch (RuntimeException | AssertionError e) {
+      throw StatementFailure.database(
+          "bulk insert of " + rows.size() + " rows into " + first.table.name(), Jdbc.wrap(e));
+    } finally {
+      meters.timer(DsiCounter.BULK_TIME).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+    if (n != rows.size()) {
+      throw StatementFailure.dsi(
+          "bulk insert of " + rows.size() + " rows into " + first.table.name(),
+          ErrorClass.ROW_COUNT_MISMATCH,
+          "the replicate reports " + n + " rows inserted, expected " + rows.size());
+    }
+    meters.add(DsiCounter.BULK_ROWS, rows.size());
+    for (Op.Stmt s : rows) {
+      count(s);
+    }
+  }
+
+  // ---- slow path -----------------------------------------------------------------------------
+
+  /**
+   * Applies one transaction statement by statement, each behind a savepoint; errors mapped to
+   * {@code ignore} or {@code warn} roll back that statement alone and are counted.
+   *
+   * @throws StatementFailure the first error with another action, naming its statement
+   */
+  void applySlow(SourceTransaction t) throws StatementFailure {
+    for (InTransaction cmd : t.body()) {
+      List<Op> ops = new ArrayList<>(2);
+      try {
+        planner.plan(connection, cmd, ops::add);
+      } catch (SQLException e) {
+        throw StatementFailure.database("reading the replicate catalog for " + cmd, e);
+      } catch (RuntimeException | AssertionError e) {
+        throw StatementFailure.database("reading the replicate catalog for " + cmd, Jdbc.wrap(e));
+      } catch (StatementFailure f) {
+        if (!tolerated(f)) {
+          throw f;
+        }
+        continue;
+      }
+      for (Op op : ops) {
+        if (op instanceof Op.Stmt s) {
+          slowStatement(s);
+        } else if (op instanceof Op.DdlOp d) {
+          executeDdl(d);
+        } else if (op instanceof Op.TicketOp tk) {
+          tickets.add(tk);
+        }
+      }
+    }
+  }
+
+  private void slowStatement(Op.Stmt s) throws StatementFailure {
+    Savepoint sp;
+    try {
+      sp = connection.setSavepoint();
+    } catch (SQLException e) {
+      throw StatementFailure.database("SAVEPOINT", e);
+    } catch (RuntimeException | AssertionError e) {
+      throw StatementFailure.database("SAVEPOINT", Jdbc.wrap(e));
+    }
+    try {
+      PreparedStatement ps = statements.get(s.sql);
+      bind(ps, s);
+      Timer.Sample sample = Timer.start();
+      int n;
+      try {
+        n = ps.executeUpdate();
+      } finally {
+        sample.stop(meters.timer(DsiCounter.BATCH_TIME));
+      }
+      meters.add(DsiCounter.BATCH, 1);
+      meters.add(DsiCounter.OCMD_COUNT, 1);
+      checkCount(s, n);
+      connection.releaseSavepoint(sp);
+      count(s);
+    } catch (SQLException | StatementFailure | RuntimeException | AssertionError e) {
+      StatementFailure f =
+          e instanceof StatementFailure sf
+              ? sf
+              : StatementFailure.database(
+                  s.describe(), e instanceof SQLException sql ? sql : Jdbc.wrap(e));
+      try {
+        connection.rollback(sp);
+      } catch (SQLException rollbackFailed) {
+        f.addSuppressed(rollbackFailed);
+        throw f; // the connection is probably gone; the caller decides
+      }
+      if (!tolerated(f)) {
+        throw f;
+      }
+    }
+  }
+
+  /** True if the error class says ignore or warn: the statement is skipped, counted, logged. */
+  private boolean tolerated(StatementFailure f) {
+    ErrorAction a = policy.action(f);
+    if (a != ErrorAction.IGNORE && a != ErrorAction.WARN) {
+      return false;
+    }
+    if (policy.kind(f) == io.openrs.dsi.dialect.ErrorKind.CONNECTION) {
+      return false;
+    }
+    dsiMeters.add(DsiCounter.ERRORS_IGNORED, 1);
+    if (a == ErrorAction.WARN) {
+      LOG.warn(
+          "{}: {} (action warn; the statement is rolled back, the transaction carries on):" + " {}",
+          name,
+          f.describeError(),
+          f.statement());
+    }
+    return true;
+  }
+
+  // ---- shared ---------------------------------------------------------------------------------
+
+  private void bind(PreparedStatement ps, Op.Stmt s) throws SQLException {
+    for (int i = 0; i < s.values.size(); i++) {
+      dialect.bind(ps, i + 1, s.values.get(i), s.columns.get(i));
+    }
+  }
+
+  private void checkCount(Op.Stmt s, int n) throws StatementFailure {
+    if (settings.rowCountValidation() && s.expectedRows >= 0 && n >= 0 && n != s.expectedRows) {
+      throw StatementFailure.dsi(
+          s.describe(),
+          ErrorClass.ROW_COUNT_MISMATCH,
+          "the statement touched "
+              + n
+              + " rows, expected "
+              + s.expectedRows
+              + " (dsi_row_count_validation): the replicate differs from the primary");
+    }
+  }
+
+  private void count(Op.Stmt s) {
+    if (s.counter != null) {
+      pending.merge(s.counter, 1L, Long::sum);
+    }
+  }
+
+  private void executeDdl(Op.DdlOp d) throws StatementFailure {
+    if (!settings.applyDdl()) {
+      LOG.info(
+          "{}: DDL not applied (the connection does not opt in), oqid {}: {}",
+          name,
+          d.ddl.oqid(),
+          d.ddl.statement());
+      pending.merge(DsiCounter.DDL_SKIPPED, 1L, Long::sum);
+      return;
+    }
+    try {
+      if (d.ddl.schema().isPresent()) {
+        dialect.useSchema(connection, d.ddl.schema().get());
+      }
+      try (Statement st = connection.createStatement()) {
+        st.execute(d.ddl.statement());
+      }
+      if (d.ddl.schema().isPresent()) {
+        dialect.useSchema(connection, defaultSchema);
+      }
+    } catch (SQLException e) {
+      throw StatementFailure.database(d.ddl.statement(), e);
+    } catch (RuntimeException | AssertionError e) {
+      throw StatementFailure.database(d.ddl.statement(), Jdbc.wrap(e));
+    } finally {
+      catalog.invalidate();
+      statements.clear();
+    }
+    pending.merge(DsiCounter.DDL_READ, 1L, Long::sum);
+  }
+}

@@ -1,0 +1,157 @@
+package io.openrs.dsi.internal;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.openrs.dsi.DsiCounter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * The meters of one DSI connection: {@code DSI} counters and, per executor thread, {@code DSIEXEC}
+ * counters. Counters are {@link LongAdder}s bumped by whichever DSI thread does the work and read
+ * by Micrometer {@link FunctionCounter}s. They live as long as the {@code DsiConnection} (across
+ * suspend and resume) and are removed from the registry when it closes. Thread-safe.
+ */
+public final class DsiMeters implements AutoCloseable {
+  private final MeterRegistry registry;
+  private final String instance;
+  private final Group dsi;
+  private final Map<Integer, Group> exec = new ConcurrentHashMap<>();
+  private final List<Meter> registered = new ArrayList<>();
+
+  private volatile TransactionHandoff handoff;
+
+  /** Registers the meters of connection {@code instance} ({@code ds.db}). */
+  public DsiMeters(MeterRegistry registry, String instance) {
+    this.registry = registry;
+    this.instance = instance;
+    this.dsi = new Group(Tags.of("module", "DSI", "instance", instance), DsiCounter.Module.DSI);
+    gauge(
+        DsiCounter.HANDOFF_BYTES,
+        () -> {
+          TransactionHandoff h = handoff;
+          return h == null ? 0 : h.bytes();
+        });
+  }
+
+  /** The hand-off of the current run, for the {@code DSIHandoffBytes} gauge. */
+  void watch(TransactionHandoff h) {
+    this.handoff = h;
+  }
+
+  /** Adds to a {@code DSI} counter. */
+  void add(DsiCounter c, long n) {
+    dsi.add(c, n);
+  }
+
+  /** A counter's value; {@code DSIEXEC} counters summed over the threads (tests, logs). */
+  public long value(DsiCounter c) {
+    if (c.module() == DsiCounter.Module.DSI) {
+      return dsi.value(c);
+    }
+    long sum = 0;
+    for (Group g : exec.values()) {
+      sum += g.value(c);
+    }
+    return sum;
+  }
+
+  /** Registers a {@code DSI} gauge read from {@code value}. */
+  void gauge(DsiCounter c, Supplier<Number> value) {
+    synchronized (registered) {
+      registered.add(
+          Gauge.builder(c.counterName(), value)
+              .tags(dsi.tags)
+              .description(c.description())
+              .baseUnit(c.unit())
+              .register(registry));
+    }
+  }
+
+  /** The {@code DSIEXEC} meters of executor thread {@code thread} (1, 2, ...). */
+  Group exec(int thread) {
+    return exec.computeIfAbsent(
+        thread,
+        t ->
+            new Group(
+                Tags.of("module", "DSIEXEC", "instance", instance, "thread", Integer.toString(t)),
+                DsiCounter.Module.DSIEXEC));
+  }
+
+  /** Removes every meter from the registry. */
+  @Override
+  public void close() {
+    synchronized (registered) {
+      registered.forEach(registry::remove);
+      registered.clear();
+    }
+  }
+
+  /** The meters of one module instance. */
+  final class Group {
+    private final Tags tags;
+    private final Map<DsiCounter, LongAdder> counts = new EnumMap<>(DsiCounter.class);
+    private final Map<DsiCounter, Timer> timers = new EnumMap<>(DsiCounter.class);
+
+    private Group(Tags tags, DsiCounter.Module module) {
+      this.tags = tags;
+      List<Meter> made = new ArrayList<>();
+      for (DsiCounter c : DsiCounter.values()) {
+        if (c.module() != module) {
+          continue;
+        }
+        if (c.kind() == DsiCounter.Kind.COUNTER) {
+          LongAdder a = new LongAdder();
+          counts.put(c, a);
+          made.add(
+              FunctionCounter.builder(c.counterName(), a, LongAdder::doubleValue)
+                  .tags(tags)
+                  .description(c.description())
+                  .baseUnit(c.unit())
+                  .register(registry));
+        } else if (c.kind() == DsiCounter.Kind.TIMER) {
+          Timer t =
+              Timer.builder(c.counterName())
+                  .tags(tags)
+                  .description(c.description())
+                  .register(registry);
+          timers.put(c, t);
+          made.add(t);
+        }
+      }
+      synchronized (registered) {
+        registered.addAll(made);
+      }
+    }
+
+    void add(DsiCounter c, long n) {
+      LongAdder a = counts.get(c);
+      if (a == null) {
+        throw new IllegalArgumentException(c + " is not a counter of this module");
+      }
+      a.add(n);
+    }
+
+    long value(DsiCounter c) {
+      LongAdder a = counts.get(c);
+      return a == null ? 0 : a.sum();
+    }
+
+    Timer timer(DsiCounter c) {
+      Timer t = timers.get(c);
+      if (t == null) {
+        throw new IllegalArgumentException(c + " is not a timer of this module");
+      }
+      return t;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.openrs.dsi.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.openrs.dsi.DsiErrorSink;
+import io.openrs.dsi.DsiFailure;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.DsiTarget;
+import io.openrs.dsi.dialect.Dialect;
+import io.openrs.queue.StableQueue;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of a DSI, from start (or resume) to stop: a HikariCP pool sized for its threads, the
+ * DSI-S thread and the DSIEXEC thread(s). A run is not restarted: resume makes a new one, which
+ * reads the queue from the reader's confirmed position and {@code rs_lastcommit} again.
+ */
+public final class DsiRun {
+  private static final Logger LOG = LoggerFactory.getLogger(DsiRun.class);
+
+  private final RunContext ctx;
+  private final Scheduler scheduler;
+  private final List<DsiThread> executors = new ArrayList<>();
+
+  /**
+   * Prepares a run (nothing starts until {@link #start()}).
+   *
+   * @param skipFirst hand the first transaction not yet applied to the exceptions log instead of
+   *     applying it ({@code resume connection ... skip transaction})
+   * @param onFailure called (on a DSI thread) when the run stops because of an error
+   */
+  public DsiRun(
+      DsiTarget target,
+      Dialect dialect,
+      StableQueue outbound,
+      DsiSettings settings,
+      DsiErrorSink sink,
+      DsiMeters meters,
+      Clock clock,
+      boolean skipFirst,
+      Consumer<DsiFailure> onFailure) {
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(target.jdbcUrl());
+    hc.setUsername(target.user());
+    hc.setPassword(target.password());
+    hc.setPoolName("rs-dsi-" + target.name());
+    hc.setMaximumPoolSize(settings.numThreads() + 1);
+    hc.setMinimumIdle(0);
+    hc.setAutoCommit(false);
+    hc.setConnectionTimeout(5_000);
+    hc.setValidationTimeout(2_000);
+    hc.setInitializationFailTimeout(-1);
+    dialect.driverProperties("openrs-dsi " + target.name()).forEach(hc::addDataSourceProperty);
+    HikariDataSource pool = new HikariDataSource(hc);
+    this.ctx =
+        new RunContext(target, dialect, settings, meters, sink, pool, clock, skipFirst, onFailure);
+    if (settings.numThreads() > 1) {
+      ParallelCoordinator coordinator = new ParallelCoordinator(ctx);
+      for (int t = 1; t <= settings.numThreads(); t++) {
+        executors.add(new ParallelWorker(ctx, coordinator, t));
+      }
+    } else {
+      executors.add(new SerialExecutor(ctx));
+    }
+    this.scheduler = new Scheduler(ctx, outbound, executors);
+    meters.watch(ctx.handoff);
+  }
+
+  /** Starts the threads. */
+  public void start() {
+    executors.forEach(Thread::start);
+    scheduler.start();
+  }
+
+  /** Asks every thread to stop after its current transaction; does not wait. */
+  public void initiateStop() {
+    ctx.requestStop();
+  }
+
+  /**
+   * Stops the run: executors finish the transaction in hand, the reader is confirmed up to what was
+   * applied and closed, the pool closed.
+   *
+   * @return false if the threads did not end within {@code timeout}
+   */
+  public boolean stop(Duration timeout) throws InterruptedException {
+    ctx.requestStop();
+    for (DsiThread e : executors) {
+      e.initiateShutdown();
+    }
+    scheduler.initiateShutdown();
+    boolean ended = scheduler.awaitShutdown(timeout);
+    if (!ended) {
+      LOG.warn("{}: the DSI threads did not stop within {}", ctx.name(), timeout);
+    }
+    return ended;
+  }
+
+  /** True while the run's DSI-S thread is alive. */
+  public boolean alive() {
+    return !scheduler.ended();
+  }
+}

@@ -1,0 +1,141 @@
+package io.openrs.dsi.internal;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.openrs.dsi.DsiErrorSink;
+import io.openrs.dsi.DsiFailure;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.DsiTarget;
+import io.openrs.dsi.dialect.Dialect;
+import io.openrs.queue.QueuePosition;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * What the threads of one DSI run (start or resume until stop) share: settings, the pool, the
+ * hand-off, the applied position, the stop signal and where failures go. Thread-safe.
+ */
+final class RunContext {
+  final DsiTarget target;
+  final Dialect dialect;
+  final DsiSettings settings;
+  final DsiMeters meters;
+  final DsiErrorSink sink;
+  final ErrorPolicy policy;
+  final HikariDataSource pool;
+  final TransactionHandoff handoff;
+  final Clock clock;
+
+  /** Source transactions and commands committed by this DSI (rs_ticket's DSI_T and DSI_C). */
+  final LongAdder transactionsCommitted = new LongAdder();
+
+  final LongAdder commandsCommitted = new LongAdder();
+
+  private final AtomicReference<QueuePosition> progress = new AtomicReference<>();
+  private final CountDownLatch stopping = new CountDownLatch(1);
+  private final AtomicBoolean skipFirst;
+  private final Consumer<DsiFailure> onFailure;
+  private volatile LastCommitStore lastCommit;
+  private volatile String schema;
+
+  RunContext(
+      DsiTarget target,
+      Dialect dialect,
+      DsiSettings settings,
+      DsiMeters meters,
+      DsiErrorSink sink,
+      HikariDataSource pool,
+      Clock clock,
+      boolean skipFirst,
+      Consumer<DsiFailure> onFailure) {
+    this.target = target;
+    this.dialect = dialect;
+    this.settings = settings;
+    this.meters = meters;
+    this.sink = sink;
+    this.policy = new ErrorPolicy(dialect, settings.errorClass());
+    this.pool = pool;
+    this.handoff = new TransactionHandoff(settings.sqtMaxCacheBytes());
+    this.clock = clock;
+    this.skipFirst = new AtomicBoolean(skipFirst);
+    this.onFailure = onFailure;
+  }
+
+  /** {@code ds.db}. */
+  String name() {
+    return target.name();
+  }
+
+  /** Rows of {@code rs_threads}: one per in-flight transaction a parallel DSI may have. */
+  int threadRows() {
+    return settings.numThreads() > 1 ? 2 * settings.numThreads() + 1 : 0;
+  }
+
+  /**
+   * Once per run, on the first connection: learns the replicate's schema and creates {@code
+   * rs_lastcommit} (and {@code rs_threads}) when missing.
+   */
+  synchronized void ensureProgressTables(Connection c) throws SQLException {
+    if (lastCommit == null) {
+      String s = dialect.currentSchema(c);
+      dialect.createProgressTables(c, s, threadRows());
+      schema = s;
+      lastCommit = new LastCommitStore(dialect, s);
+    }
+  }
+
+  LastCommitStore lastCommit() {
+    return lastCommit;
+  }
+
+  String schema() {
+    return schema;
+  }
+
+  /** {@code t} is done (committed, already applied, or logged): the queue may be confirmed. */
+  void done(SourceTransaction t) {
+    progress.accumulateAndGet(t.last(), (a, b) -> a == null || b.isAfter(a) ? b : a);
+  }
+
+  /** Everything up to here is done at the replicate, if anything is. */
+  QueuePosition progress() {
+    return progress.get();
+  }
+
+  /** True once (and only once) if this run must skip its first transaction. */
+  boolean takeSkip() {
+    return skipFirst.compareAndSet(true, false);
+  }
+
+  boolean skipPending() {
+    return skipFirst.get();
+  }
+
+  /** Asks every thread of the run to stop and wakes those waiting. */
+  void requestStop() {
+    stopping.countDown();
+    handoff.close();
+  }
+
+  boolean stopping() {
+    return stopping.getCount() == 0;
+  }
+
+  /** Waits up to {@code d} (a reconnect back-off); true if the run is stopping. */
+  boolean awaitStop(Duration d) throws InterruptedException {
+    return stopping.await(d.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** Reports the run's failure (the connection goes DOWN) and stops it. */
+  void fail(DsiFailure f) {
+    onFailure.accept(f);
+    requestStop();
+  }
+}

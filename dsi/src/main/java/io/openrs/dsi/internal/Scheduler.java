@@ -1,0 +1,145 @@
+package io.openrs.dsi.internal;
+
+import io.openrs.dsi.DsiCounter;
+import io.openrs.dsi.DsiFailure;
+import io.openrs.dsi.ErrorAction;
+import io.openrs.queue.QueueMessage;
+import io.openrs.queue.QueuePosition;
+import io.openrs.queue.QueueReader;
+import io.openrs.queue.StableQueue;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DSI-S: the only thread that touches the outbound queue's reader {@code DSI}. It reads messages,
+ * assembles transactions ({@link TransactionAssembler}), hands them to the executors through the
+ * bounded hand-off, and confirms the reader up to what the executors have done, never further. On
+ * exit it waits for the executors, confirms once more, closes the reader and the pool.
+ */
+final class Scheduler extends DsiThread {
+  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  /** How long the scheduler waits, when exiting, for executors finishing their transaction. */
+  static final Duration EXECUTOR_GRACE = Duration.ofSeconds(60);
+
+  /** The reader name in the outbound queue. */
+  static final String READER = "DSI";
+
+  private final RunContext ctx;
+  private final StableQueue queue;
+  private final List<DsiThread> executors;
+  private final TransactionAssembler assembler;
+  private QueueReader reader;
+  private QueuePosition confirmed;
+
+  Scheduler(RunContext ctx, StableQueue queue, List<DsiThread> executors) {
+    super("rs-dsi-s-" + ctx.name());
+    this.ctx = ctx;
+    this.queue = queue;
+    this.executors = executors;
+    this.assembler =
+        new TransactionAssembler(
+            ctx.name(),
+            this::handOff,
+            new TransactionAssembler.Events() {
+              @Override
+              public void runDropped(int origin, String why, int commands) {
+                ctx.meters.add(DsiCounter.TRANS_DROPPED, 1);
+              }
+
+              @Override
+              public void unknownCommand(QueuePosition position) {
+                ctx.meters.add(DsiCounter.CMDS_UNKNOWN, 1);
+              }
+            });
+  }
+
+  @Override
+  protected boolean doWork() throws Exception {
+    if (reader == null) {
+      reader = queue.openReader(READER);
+    }
+    confirm();
+    Optional<QueueMessage> m = reader.poll(POLL);
+    if (m.isEmpty()) {
+      assembler.idle();
+      return !ctx.stopping();
+    }
+    ctx.meters.add(DsiCounter.CMDS_READ, 1);
+    assembler.accept(m.get());
+    return !ctx.stopping();
+  }
+
+  private void handOff(SourceTransaction t) {
+    if (t.complete()) {
+      ctx.meters.add(DsiCounter.READ_TRANS, 1);
+    }
+    try {
+      while (!ctx.handoff.offer(t, POLL.toMillis())) {
+        confirm();
+        if (ctx.stopping()) {
+          return; // not confirmed: read again at the next start
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      ctx.requestStop();
+    }
+  }
+
+  private void confirm() {
+    QueuePosition p = ctx.progress();
+    if (reader != null && p != null && (confirmed == null || p.isAfter(confirmed))) {
+      reader.confirm(p);
+      confirmed = p;
+    }
+  }
+
+  @Override
+  protected void onFatal(Throwable error) {
+    LOG.error("{}: DSI-S failed reading the outbound queue", getName(), error);
+    ctx.fail(
+        new DsiFailure(
+            0,
+            Optional.empty(),
+            Optional.empty(),
+            "reading outbound queue " + queue.id() + " (reader " + READER + ")",
+            Optional.empty(),
+            0,
+            String.valueOf(error),
+            ErrorAction.STOP_REPLICATION,
+            ctx.clock.instant()));
+  }
+
+  @Override
+  protected void onExit() {
+    ctx.requestStop();
+    try {
+      for (DsiThread e : executors) {
+        if (!e.awaitShutdown(EXECUTOR_GRACE)) {
+          LOG.warn(
+              "{}: {} did not stop in {}; closing the pool",
+              getName(),
+              e.getName(),
+              EXECUTOR_GRACE);
+        }
+      }
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      if (reader != null) {
+        confirm();
+        reader.close();
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("{}: closing the reader failed", getName(), e);
+    } finally {
+      ctx.pool.close();
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package io.openrs.dsi.internal;
+
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.LtlCommand.Begin;
+import io.openrs.ltl.LtlCommand.Commit;
+import io.openrs.ltl.LtlCommand.InTransaction;
+import io.openrs.ltl.LtlCommand.Rollback;
+import io.openrs.ltl.packed.OriginEnvelope;
+import io.openrs.ltl.packed.PackedDecoder;
+import io.openrs.ltl.packed.PackedFormatException;
+import io.openrs.queue.QueueMessage;
+import io.openrs.queue.QueuePosition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns outbound-queue messages (origin envelopes) back into transactions. Each replicate's part of
+ * an origin transaction is one contiguous run {@code begin ... commit}; a {@code begin} that
+ * arrives while a run is unfinished ends that run, which is dropped: a crash cut it and DIST wrote
+ * the transaction again, whole, after it. Commands outside any run (their begin was never read) are
+ * handed on as an incomplete transaction, which the DSI refuses to apply (never silently dropped).
+ *
+ * <p>Not thread-safe: owned by the DSI-S thread.
+ */
+final class TransactionAssembler {
+  private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
+
+  /** What the assembler reports besides transactions. */
+  interface Events {
+    /** An unfinished run was dropped. */
+    void runDropped(int origin, String why, int commands);
+
+    /** A message held a command kind this version does not know; it was skipped. */
+    void unknownCommand(QueuePosition position);
+  }
+
+  private final PackedDecoder decoder = new PackedDecoder();
+  private final Consumer<SourceTransaction> out;
+  private final Events events;
+  private final String name;
+
+  private long seq;
+  // The open run (begin read, commit not yet), or the incomplete run being collected.
+  private Begin begin;
+  private boolean incomplete;
+  private int origin;
+  private final List<InTransaction> body = new ArrayList<>();
+  private QueuePosition first;
+  private QueuePosition last;
+  private long bytes;
+
+  TransactionAssembler(String name, Consumer<SourceTransaction> out, Events events) {
+    this.name = name;
+    this.out = out;
+    this.events = events;
+  }
+
+  /**
+   * Takes the next message.
+   *
+   * @throws PackedFormatException if it is not an origin envelope holding a packed command
+   */
+  void accept(QueueMessage m) throws PackedFormatException {
+    int from = OriginEnvelope.originOf(m.payload());
+    Optional<LtlCommand> decoded = OriginEnvelope.commandOf(m.payload(), decoder);
+    if (decoded.isEmpty()) {
+      events.unknownCommand(m.position());
+      return;
+    }
+    LtlCommand cmd = decoded.get();
+    if (!(cmd instanceof InTransaction)) {
+      LOG.warn("{}: {} at {} is not a transaction command; skipped", name, cmd, m.position());
+      events.unknownCommand(m.position());
+      return;
+    }
+    if (cmd instanceof Begin b) {
+      endOpenRun("a begin of origin " + from + " arrived before its commit");
+      begin = b;
+      origin = from;
+      startAt(m);
+      return;
+    }
+    if (begin != null && from != origin) {
+      endOpenRun("a command of origin " + from + " arrived before its commit");
+    }
+    if (begin == null && (!incomplete || from != origin)) {
+      flushIncomplete();
+      incomplete = true;
+      origin = from;
+      startAt(m);
+    }
+    if (cmd instanceof Rollback) {
+      if (begin != null) {
+        dropRun("it was rolled back");
+      } else {
+        add(m, (InTransaction) cmd);
+        flushIncomplete();
+      }
+      return;
+    }
+    if (cmd instanceof Commit c && begin != null) {
+      last = m.position();
+      bytes += m.payload().length;
+      out.accept(SourceTransaction.complete(++seq, origin, begin, c, body, first, last, bytes));
+      reset();
+      return;
+    }
+    add(m, (InTransaction) cmd);
+    if (cmd instanceof Commit) {
+      flushIncomplete();
+    }
+  }
+
+  /**
+   * Called when the queue has nothing more for now: an incomplete run cannot be completed by what
+   * follows, so it is handed on.
+   */
+  void idle() {
+    flushIncomplete();
+  }
+
+  /** True while a run is open (its begin read, its commit not yet). */
+  boolean runOpen() {
+    return begin != null;
+  }
+
+  private void startAt(QueueMessage m) {
+    first = m.position();
+    last = m.position();
+    bytes = m.payload().length;
+  }
+
+  private void add(QueueMessage m, InTransaction cmd) {
+    body.add(cmd);
+    last = m.position();
+    bytes += m.payload().length;
+  }
+
+  private void endOpenRun(String why) {
+    if (begin != null) {
+      dropRun(why);
+    } else {
+      flushIncomplete();
+    }
+  }
+
+  private void dropRun(String why) {
+    LOG.warn(
+        "{}: dropped the unfinished run of origin {} tran {} at {}..{} ({} commands): {}; DIST"
+            + " writes such a transaction again in full",
+        name,
+        origin,
+        begin.tran(),
+        first,
+        last,
+        body.size(),
+        why);
+    events.runDropped(origin, why, body.size());
+    reset();
+  }
+
+  private void flushIncomplete() {
+    if (incomplete) {
+      out.accept(SourceTransaction.incomplete(++seq, origin, body, first, last, bytes));
+      reset();
+    }
+  }
+
+  private void reset() {
+    begin = null;
+    incomplete = false;
+    body.clear();
+    first = null;
+    last = null;
+    bytes = 0;
+  }
+}

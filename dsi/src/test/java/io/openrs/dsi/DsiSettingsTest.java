@@ -1,0 +1,70 @@
+package io.openrs.dsi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.openrs.config.param.ParameterValues;
+import io.openrs.config.param.Scope;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The settings record read from a connection's parameters. */
+class DsiSettingsTest {
+
+  @Test
+  void defaultsComeFromTheCatalogue() {
+    DsiSettings s = DsiSettings.defaults();
+    assertThat(s.numThreads()).isEqualTo(1);
+    assertThat(s.maxXactsInGroup()).isEqualTo(20);
+    assertThat(s.cmdBatchSizeBytes()).isEqualTo(64 * 1024);
+    assertThat(s.bulkCopy()).isFalse();
+    assertThat(s.commandConvert()).isEmpty();
+    assertThat(s.commandRetry()).isEqualTo(3);
+    assertThat(s.applyDdl()).isFalse();
+    assertThat(s.serializationMethod()).isEqualTo(SerializationMethod.WAIT_FOR_COMMIT);
+    assertThat(s.isolationLevel()).isEqualTo(IsolationLevel.DEFAULT);
+  }
+
+  @Test
+  void connectionValuesAreRead() {
+    DsiSettings s =
+        DsiSettings.from(
+            ParameterValues.defaults(Scope.CONNECTION)
+                .with("dsi_num_threads", "4")
+                .with("dsi_command_convert", "i2di,u2none")
+                .with("dsi_isolation_level", "serializable")
+                .with("dsi_bulk_copy", "on"));
+    assertThat(s.numThreads()).isEqualTo(4);
+    assertThat(s.commandConvert())
+        .containsExactlyInAnyOrder(CommandConversion.I2DI, CommandConversion.U2NONE);
+    assertThat(s.isolationLevel()).isEqualTo(IsolationLevel.SERIALIZABLE);
+    assertThat(s.bulkCopy()).isTrue();
+  }
+
+  @Test
+  void aTableLevelConversionOverridesTheConnectionsAndEmptyInherits() {
+    DsiSettings s =
+        DsiSettings.from(
+                ParameterValues.defaults(Scope.CONNECTION).with("dsi_command_convert", "d2none"))
+            .withTableCommandConvert(
+                Map.of("s.a", Set.of(CommandConversion.I2NONE), "s.b", Set.of()));
+    assertThat(s.conversionsFor("s.a")).containsExactly(CommandConversion.I2NONE);
+    assertThat(s.conversionsFor("s.b")).containsExactly(CommandConversion.D2NONE);
+    assertThat(s.conversionsFor("s.c")).containsExactly(CommandConversion.D2NONE);
+  }
+
+  @Test
+  void aConversionListNamingOneOperationTwiceIsRefused() {
+    assertThatThrownBy(() -> CommandConversion.parse(List.of("i2di", "i2none")))
+        .hasMessageContaining("i2di and i2none both convert operation 'i'");
+    assertThat(CommandConversion.parse(List.of("none"))).isEmpty();
+  }
+
+  @Test
+  void thePasswordIsNeverPrinted() {
+    assertThat(new DsiTarget(1, "a.b", "postgresql", "jdbc:x", "u", "s3cret").toString())
+        .doesNotContain("s3cret");
+  }
+}
