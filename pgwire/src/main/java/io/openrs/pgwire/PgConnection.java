@@ -566,7 +566,12 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
     busy = false;
     session.setCancelRequested(false);
     out.readyForQuery(transaction.status);
-    out.flush();
+    List<Runnable> after = session == null ? List.of() : session.drainAfterReadyForQuery();
+    if (after.isEmpty()) {
+      out.flush();
+    } else {
+      out.flushThen(() -> after.forEach(Runnable::run));
+    }
   }
 
   /** FATAL ErrorResponse, then close. */

@@ -72,6 +72,18 @@ final class PgOutput {
     awaitWritable();
   }
 
+  /** Sends what is buffered and runs {@code action} once it is written (or could not be). */
+  void flushThen(Runnable action) {
+    if (buffer != null && buffer.isReadable()) {
+      ByteBuf out = buffer;
+      buffer = null;
+      channel.writeAndFlush(out).addListener(f -> action.run());
+    } else {
+      action.run();
+    }
+    awaitWritable();
+  }
+
   /** Sends what is buffered, then closes the connection. */
   void flushAndClose() {
     ByteBuf out = buffer;

@@ -1,7 +1,9 @@
 package io.openrs.pgwire;
 
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +16,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * {@code admin who}) may read every accessor at any time.
  */
 public final class PgSession {
+  private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> afterReady =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final int processId;
   private final int secretKey;
   private final String user;
@@ -86,6 +90,24 @@ public final class PgSession {
   /** Whether the connection is encrypted with TLS. */
   public boolean tls() {
     return tls;
+  }
+
+  /**
+   * Runs {@code action} once the next ReadyForQuery (the end of the command now running) has been
+   * written to the client, e.g. a {@code shutdown} command that must answer before the server
+   * stops. The action runs on a network thread: keep it short (start a thread for long work).
+   */
+  public void afterReadyForQuery(Runnable action) {
+    afterReady.add(action);
+  }
+
+  List<Runnable> drainAfterReadyForQuery() {
+    List<Runnable> out = new ArrayList<>();
+    Runnable r;
+    while ((r = afterReady.poll()) != null) {
+      out.add(r);
+    }
+    return out;
   }
 
   /** A place for the backend to keep per-session state; cleared when the session ends. */

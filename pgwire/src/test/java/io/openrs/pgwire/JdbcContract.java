@@ -88,6 +88,16 @@ abstract class JdbcContract {
   }
 
   @Test
+  void anActionRegisteredForAfterReadyForQueryRunsOnceTheAnswerIsWritten() throws Exception {
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      assertThat(backend.afterReady.getCount()).isEqualTo(1);
+      st.execute("admin after");
+      assertThat(backend.afterReady.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
   void aCommandReturnsATableWithNamesTypesAndValues() throws Exception {
     try (Connection c = connect();
         Statement st = c.createStatement();

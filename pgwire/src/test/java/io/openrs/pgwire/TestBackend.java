@@ -99,6 +99,9 @@ final class TestBackend implements PgBackend {
     closed.add(session);
   }
 
+  /** Counted down by the action {@code admin after} registers for after its ReadyForQuery. */
+  final java.util.concurrent.CountDownLatch afterReady = new java.util.concurrent.CountDownLatch(1);
+
   @Override
   public PgResult execute(PgSession session, String commandText) throws PgException {
     executed.add(commandText);
@@ -157,6 +160,9 @@ final class TestBackend implements PgBackend {
         } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
           throw new PgException("57014", "barrier not reached: " + e, e);
         }
+      case "after":
+        session.afterReadyForQuery(afterReady::countDown);
+        return PgResult.command("ADMIN AFTER");
       case "fail":
         throw new IllegalStateException("the backend broke");
       case "badvalue":

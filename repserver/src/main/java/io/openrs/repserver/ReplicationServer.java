@@ -168,14 +168,7 @@ public final class ReplicationServer implements AutoCloseable {
   public static ReplicationServer start(ServerSettings settings, MeterRegistry registry)
       throws IOException {
     ReplicationServer[] started = new ReplicationServer[1];
-    return started[0] =
-        start(
-            settings,
-            registry,
-            () -> {
-              Thread t = new Thread(() -> started[0].close(), "shutdown");
-              t.start();
-            });
+    return started[0] = start(settings, registry, () -> started[0].close());
   }
 
   /**

@@ -99,7 +99,7 @@ public final class AdminService implements PgBackend {
               + " (it changes the server's state); an administrator can grant sa");
     }
     try {
-      PgResult result = dispatch(command);
+      PgResult result = dispatch(command, session);
       if (command.changesState()) {
         LOG.info("admin {}: {}", session.user(), command);
       }
@@ -120,7 +120,7 @@ public final class AdminService implements PgBackend {
     }
   }
 
-  private PgResult dispatch(RclCommand c)
+  private PgResult dispatch(RclCommand c, PgSession session)
       throws PgException, java.io.IOException, InterruptedException {
     switch (c.kind()) {
       case CREATE_CONNECTION:
@@ -161,7 +161,7 @@ public final class AdminService implements PgBackend {
       case SYSADMIN_PURGE_QUEUE:
       case RS_TICKET:
       case SHUTDOWN:
-        return control.execute(c);
+        return control.execute(c, session);
       case CREATE_USER:
       case ALTER_USER_PASSWORD:
       case DROP_USER:

@@ -13,6 +13,7 @@ import io.openrs.ltl.packed.PackedFormatException;
 import io.openrs.ltl.text.LtlWriter;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
+import io.openrs.pgwire.PgSession;
 import io.openrs.queue.QueueMessage;
 import io.openrs.queue.QueueType;
 import io.openrs.queue.StableQueue;
@@ -21,7 +22,6 @@ import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.origin.OriginPipeline;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /** Log transfer, connections, the distributor, configuration, queues, tickets and shutdown. */
 final class ControlCommands {
@@ -35,7 +35,7 @@ final class ControlCommands {
     this.onShutdown = onShutdown;
   }
 
-  PgResult execute(RclCommand c) throws PgException, InterruptedException {
+  PgResult execute(RclCommand c, PgSession session) throws PgException, InterruptedException {
     if (c instanceof RclCommand.SuspendLogTransfer s) {
       server.suspendLogTransfer(s.dataserver(), s.database());
     } else if (c instanceof RclCommand.ResumeLogTransfer s) {
@@ -83,19 +83,12 @@ final class ControlCommands {
           "rs_ticket is issued at the primary database and travels with its log (the replication"
               + " agent turns it into an LTL ticket); the agent is not available yet");
     } else if (c instanceof RclCommand.Shutdown) {
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  TimeUnit.MILLISECONDS.sleep(100);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-                onShutdown.run();
-              },
-              "admin shutdown");
-      t.setDaemon(true);
-      t.start();
+      // Stop once the answer is on the wire, on a thread of its own: closing the server closes
+      // the admin port this session runs on.
+      session.afterReadyForQuery(
+          () -> {
+            new Thread(onShutdown, "admin shutdown").start();
+          });
       return PgResult.command(c.commandTag()).withNotice("the server is shutting down");
     } else {
       throw new IllegalStateException("not a control command: " + c.kind());
