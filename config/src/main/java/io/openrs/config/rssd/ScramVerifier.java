@@ -1,17 +1,11 @@
 package io.openrs.config.rssd;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
+import io.openrs.pgwire.PgScram;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.text.Normalizer;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
-import javax.crypto.Mac;
-import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.PBEKeySpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * SCRAM-SHA-256 verifiers (RFC 5802, RFC 7677) in PostgreSQL's text form: {@code
@@ -20,8 +14,9 @@ import javax.crypto.spec.SecretKeySpec;
  * #parse}), and the agent handshake (plain password over the LTL connection) checks with {@link
  * #matches}.
  *
- * <p>The password is normalized to Unicode NFKC and used as UTF-8 bytes. That is the part of
- * SASLprep that matters in practice; for ASCII passwords the result equals PostgreSQL's exactly.
+ * <p>The keys are derived by {@link PgScram} (module {@code pgwire}), the same code the admin
+ * port's SCRAM exchange checks logins with: the password is SASLprep-normalized as PostgreSQL and
+ * its clients do, so a verifier made here accepts exactly the passwords a client will prove.
  */
 public final class ScramVerifier {
   /** The prefix naming the mechanism. */
@@ -133,14 +128,9 @@ public final class ScramVerifier {
     if (salt.length == 0) {
       throw new IllegalArgumentException("salt must not be empty");
     }
-    byte[] salted = saltedPassword(password, salt, iterations);
-    try {
-      byte[] storedKey = sha256(hmac(salted, "Client Key"));
-      byte[] serverKey = hmac(salted, "Server Key");
-      return new Parts(iterations, salt, storedKey, serverKey).format();
-    } finally {
-      Arrays.fill(salted, (byte) 0);
-    }
+    // The derivation the admin port's SCRAM exchange checks against: SASLprep, as PostgreSQL
+    // and its clients apply it, so a verifier made here always accepts that password at login.
+    return PgScram.verifier(new String(password), salt, iterations);
   }
 
   /**
@@ -157,15 +147,9 @@ public final class ScramVerifier {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    byte[] salted = saltedPassword(password, parts.salt, parts.iterations);
-    try {
-      byte[] storedKey = sha256(hmac(salted, "Client Key"));
-      byte[] serverKey = hmac(salted, "Server Key");
-      return MessageDigest.isEqual(storedKey, parts.storedKey)
-          & MessageDigest.isEqual(serverKey, parts.serverKey);
-    } finally {
-      Arrays.fill(salted, (byte) 0);
-    }
+    Parts candidate = parse(PgScram.verifier(new String(password), parts.salt, parts.iterations));
+    return MessageDigest.isEqual(candidate.storedKey, parts.storedKey)
+        & MessageDigest.isEqual(candidate.serverKey, parts.serverKey);
   }
 
   /**
@@ -223,38 +207,5 @@ public final class ScramVerifier {
           "StoredKey and ServerKey must be " + KEY_BYTES + " bytes each");
     }
     return new Parts(iterations, salt, storedKey, serverKey);
-  }
-
-  private static byte[] saltedPassword(char[] password, byte[] salt, int iterations) {
-    char[] normalized =
-        Normalizer.normalize(java.nio.CharBuffer.wrap(password), Normalizer.Form.NFKC)
-            .toCharArray();
-    PBEKeySpec spec = new PBEKeySpec(normalized, salt, iterations, KEY_BYTES * 8);
-    try {
-      return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("PBKDF2WithHmacSHA256 is not available", e);
-    } finally {
-      spec.clearPassword();
-      Arrays.fill(normalized, '\0');
-    }
-  }
-
-  private static byte[] hmac(byte[] key, String message) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(message.getBytes(StandardCharsets.US_ASCII));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is not available", e);
-    }
-  }
-
-  private static byte[] sha256(byte[] data) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(data);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("SHA-256 is not available", e);
-    }
   }
 }

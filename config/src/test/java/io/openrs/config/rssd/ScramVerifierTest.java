@@ -86,4 +86,14 @@ class ScramVerifierTest {
     String v = ScramVerifier.derive("\u00c5ngstr\u00f6m".toCharArray());
     assertThat(ScramVerifier.matches(v, "\u212bngstr\u00f6m".toCharArray())).isTrue();
   }
+
+  @Test
+  void passwordsAreSaslPreppedAsTheAdminPortsClientsDo() {
+    // SASLprep maps a soft hyphen to nothing and a no-break space to a space; NFKC alone does
+    // not. A verifier made here must accept what psql or pgjdbc prove at login.
+    byte[] salt = new byte[16];
+    assertThat(ScramVerifier.derive("I\u00adX y".toCharArray(), salt, 4096))
+        .isEqualTo(ScramVerifier.derive("IX\u00a0y".toCharArray(), salt, 4096))
+        .isEqualTo(io.openrs.pgwire.PgScram.verifier("IX y", salt, 4096));
+  }
 }
