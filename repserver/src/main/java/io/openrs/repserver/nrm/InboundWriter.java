@@ -151,9 +151,4 @@ public final class InboundWriter {
         ? t.getCause()
         : t;
   }
-
-  /** The last OQID taken from the agent (written, or dropped as not replicated). */
-  public Optional<Oqid> lastWritten() {
-    return Optional.ofNullable(lastWritten);
-  }
 }

@@ -100,14 +100,4 @@ public final class NrmRequestQueue {
     wake.forEach(Runnable::run);
     return n;
   }
-
-  /** Bytes queued now. */
-  public long queuedBytes() {
-    lock.lock();
-    try {
-      return queuedBytes;
-    } finally {
-      lock.unlock();
-    }
-  }
 }

@@ -149,10 +149,6 @@ public final class OriginPipeline implements AutoCloseable {
     return execStats;
   }
 
-  public NrmStats nrmStats() {
-    return nrmStats;
-  }
-
   public SqtStats sqtStats() {
     return sqtStats;
   }

@@ -130,9 +130,4 @@ public final class SqtDistThread extends Thread {
   public void shutdown() {
     stopping = true;
   }
-
-  /** Transactions read and not yet durable downstream (for {@code admin who, sqt}). */
-  public int unfinished() {
-    return tracker.unfinishedCount();
-  }
 }

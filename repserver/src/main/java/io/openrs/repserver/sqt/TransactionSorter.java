@@ -191,9 +191,4 @@ public final class TransactionSorter {
   public long cachedBytes() {
     return cachedBytes;
   }
-
-  /** Whether {@code tran} is open. */
-  public boolean isOpen(TranId tran) {
-    return open.containsKey(tran);
-  }
 }

@@ -82,9 +82,4 @@ public final class TruncationTracker {
     }
     return unfinished.firstEntry().getValue().before();
   }
-
-  /** Transactions not finished yet (open, or committed and not yet durable downstream). */
-  public int unfinishedCount() {
-    return unfinished.size();
-  }
 }
