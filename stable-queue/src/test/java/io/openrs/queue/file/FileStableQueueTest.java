@@ -253,11 +253,15 @@ class FileStableQueueTest {
         fx.manager.createQueue(QueueId.outbound(102), SMALL.withCacheSizeBytes(0));
     for (StableQueue q : List.of(cached, uncached)) {
       List<QueuePosition> positions = appendAll(q, messages(0, 30, new Random(12), 300));
-      // Spoil block 0 on disk behind the queue's back: only a read from the file can see it.
+      // Spoil, on disk behind the queue's back, the block that holds message 7 (group commit
+      // decides which block that is): only a read from the file can see it.
+      QueuePosition seventh = positions.get(7);
       try (java.nio.channels.FileChannel ch =
           java.nio.channels.FileChannel.open(
-              fx.segmentFile(q.id(), 0), java.nio.file.StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}), BlockFormat.HEADER_SIZE + 10);
+              fx.segmentFile(q.id(), seventh.segment()), java.nio.file.StandardOpenOption.WRITE)) {
+        ch.write(
+            java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}),
+            (long) seventh.block() * SMALL.blockSizeBytes() + BlockFormat.HEADER_SIZE + 10);
       }
       if (q == cached) {
         assertThat(q.dump(positions.get(7), 3))
