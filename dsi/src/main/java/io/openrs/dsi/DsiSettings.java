@@ -110,9 +110,7 @@ public record DsiSettings(
    *     operation twice)
    */
   public static DsiSettings from(ParameterValues values) {
-    boolean applyDdl =
-        values.catalog().find(APPLY_DDL_PARAMETER).isPresent()
-            && values.getBoolean(APPLY_DDL_PARAMETER);
+    boolean applyDdl = values.getBoolean(APPLY_DDL_PARAMETER);
     return new DsiSettings(
         values.getInt("dsi_num_threads"),
         values.getLong("dsi_large_xact_size"),

@@ -23,7 +23,7 @@ class DsiSettingsTest {
     assertThat(s.commandConvert()).isEmpty();
     assertThat(s.commandRetry()).isEqualTo(3);
     assertThat(s.applyDdl()).isFalse();
-    assertThat(s.serializationMethod()).isEqualTo(SerializationMethod.WAIT_FOR_COMMIT);
+    assertThat(s.serializationMethod()).isEqualTo(SerializationMethod.DEPENDENCY_AWARE);
     assertThat(s.isolationLevel()).isEqualTo(IsolationLevel.DEFAULT);
   }
 

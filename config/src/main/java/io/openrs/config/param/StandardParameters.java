@@ -495,13 +495,19 @@ final class StandardParameters {
             .build());
     all.add(
         dsiDef("dsi_serialization_method", ENUM)
-            .dflt("wait_for_commit")
-            .values("no_wait", "wait_for_start", "wait_for_commit", "wait_after_commit")
+            .dflt("dependency_aware")
+            .values(
+                "dependency_aware",
+                "no_wait",
+                "wait_for_start",
+                "wait_for_commit",
+                "wait_after_commit")
             .doc(
-                "When a parallel thread may start its next transaction: at once (no_wait), once"
-                    + " the previous one has started, once it is ready to commit, or once it has"
-                    + " committed. Commits are always in commit order. HVAR needs"
-                    + " wait_for_commit.")
+                "When a parallel thread may start its next transaction: when no running one writes"
+                    + " the same rows (dependency_aware, our default; RS's is wait_for_commit), at"
+                    + " once (no_wait), once the previous one has started, once it is ready to"
+                    + " commit, or once it has committed. Commits are in commit order except with"
+                    + " no_wait.")
             .build());
     all.add(
         dsiDef("dsi_isolation_level", ENUM)
@@ -570,6 +576,17 @@ final class StandardParameters {
                     + " counts MB (default 1024); ours is 256 MiB of heap per connection.")
             .build());
     all.add(
+        dsiDef("dsi_compile_retry_threshold", INTEGER)
+            .unit("failures")
+            .dflt("3")
+            .range(1, 1000)
+            .doc(
+                "HVAR: after this many failed bulk applies involving one replicate table, that"
+                    + " table's changes are applied in continuous mode until the connection"
+                    + " resumes. RS uses it as a group size below which a failed group is not split"
+                    + " again.")
+            .build());
+    all.add(
         dsiDef("dsi_retry", INTEGER)
             .dflt("0")
             .range(0, 1)
@@ -600,6 +617,28 @@ final class StandardParameters {
             .doc(
                 "off: the DSI turns triggers off for its own session where the replicate allows"
                     + " it (PostgreSQL session_replication_role = replica).")
+            .build());
+    all.add(
+        def("dsi_apply_ddl", Area.DSI, BOOLEAN)
+            .scopes(SERVER, CONNECTION)
+            .effect(CONNECTION_RESUME)
+            .dflt("off")
+            .doc(
+                "on: DDL commands from the primary are applied at this replicate; off: they are"
+                    + " logged, counted (DSIEDdlSkipped) and skipped.")
+            .build());
+    all.add(
+        def("error_class", Area.DSI, STRING)
+            .scopes(SERVER, CONNECTION)
+            .effect(CONNECTION_RESUME)
+            .dflt("")
+            .range(0, 255)
+            .rs()
+            .doc(
+                "The error class (create error class) whose actions override the profile's"
+                    + " defaults (rs_postgresql_error_class, rs_mariadb_error_class); empty: the"
+                    + " defaults only. Set with create/alter connection ... set error class to"
+                    + " <class>.")
             .build());
     all.add(
         dsiDef("dsi_rs_ticket_report", BOOLEAN)

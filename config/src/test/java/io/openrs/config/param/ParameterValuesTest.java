@@ -19,6 +19,7 @@ class ParameterValuesTest {
   }
 
   enum Serialization {
+    DEPENDENCY_AWARE,
     NO_WAIT,
     WAIT_FOR_START,
     WAIT_FOR_COMMIT,
@@ -36,7 +37,7 @@ class ParameterValuesTest {
     assertThat(v.getBoolean("dsi_bulk_copy")).isFalse();
     assertThat(v.getEnum("sqm_write_flush", Flush.class)).isEqualTo(Flush.ON);
     assertThat(v.getEnum("dsi_serialization_method", Serialization.class))
-        .isEqualTo(Serialization.WAIT_FOR_COMMIT);
+        .isEqualTo(Serialization.DEPENDENCY_AWARE);
     assertThat(v.getDuration("agent_retry_interval")).isEqualTo(Duration.ofSeconds(10));
     assertThat(v.getLong("agent_retry_interval")).isEqualTo(10_000);
     assertThat(v.getPath("data_directory")).isEqualTo(Path.of("data"));
