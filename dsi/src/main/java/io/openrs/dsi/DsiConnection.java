@@ -85,6 +85,19 @@ public final class DsiConnection implements AutoCloseable {
     return c;
   }
 
+  /**
+   * A DSI of {@code target} that does not apply yet: SUSPENDED until {@link #resume()} or {@link
+   * #resumeSkippingTransaction()} (a connection suspended before the server stopped).
+   */
+  public static DsiConnection createSuspended(
+      DsiTarget target,
+      StableQueue outbound,
+      DsiSettings settings,
+      DsiErrorSink errors,
+      MeterRegistry registry) {
+    return new DsiConnection(target, outbound, settings, errors, registry, Clock.systemUTC());
+  }
+
   /** The current state. */
   public DsiState state() {
     return current.get().state();

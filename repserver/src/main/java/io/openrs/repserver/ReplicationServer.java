@@ -34,6 +34,7 @@ import io.openrs.repserver.admin.AdminService;
 import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.dist.OutboundQueue;
 import io.openrs.repserver.dist.WhereClause;
+import io.openrs.repserver.dsi.ReplicateDsis;
 import io.openrs.repserver.exec.AgentGate;
 import io.openrs.repserver.exec.AgentRejectedException;
 import io.openrs.repserver.exec.LtlListener;
@@ -99,6 +100,7 @@ public final class ReplicationServer implements AutoCloseable {
   private final ReplicationRules rules;
   private final FileQueueManager queues;
   private final ScheduledExecutorService rssdWriter;
+  private final ReplicateDsis dsis;
   private final Map<Integer, OriginPipeline> origins = new ConcurrentHashMap<>();
   private final Map<Integer, OutboundQueue> outbound = new ConcurrentHashMap<>();
   private final Map<Integer, Map<Integer, Oqid>> heldByOrigin = new HashMap<>();
@@ -141,6 +143,7 @@ public final class ReplicationServer implements AutoCloseable {
               registry,
               Clock.SYSTEM);
       this.queues = q;
+      this.dsis = new ReplicateDsis(rssd, parameters, registry, name -> Optional.empty());
       this.rssdWriter =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -285,6 +288,15 @@ public final class ReplicationServer implements AutoCloseable {
     for (ConnectionDef c : rssd.connections().all()) {
       if (c.logTransfer()) {
         startOrigin(c);
+      }
+    }
+    for (ConnectionDef c : rssd.connections().all()) {
+      if (!rssd.subscriptions().forReplicate(c.id()).isEmpty()) {
+        try {
+          dsis.ensure(c, openOutbound(c).queue());
+        } catch (RuntimeException e) {
+          LOG.error("the DSI of connection {} cannot start: {}", c.name(), e.getMessage());
+        }
       }
     }
   }
@@ -664,7 +676,18 @@ public final class ReplicationServer implements AutoCloseable {
         .create(
             name, repDefName, databaseLevel, replicate.id(), whereClause, SubscriptionState.VALID);
     rules.changed();
-    openOutbound(replicate);
+    OutboundQueue q = openOutbound(replicate);
+    try {
+      dsis.ensure(replicate, q.queue());
+    } catch (RuntimeException e) {
+      notices.add(
+          "the DSI of "
+              + replicate.name()
+              + " cannot start yet: "
+              + e.getMessage()
+              + "; fix it with alter connection, then resume connection to "
+              + replicate.name());
+    }
     notices.forEach(n -> LOG.warn("{}", n));
     return notices;
   }
@@ -709,6 +732,7 @@ public final class ReplicationServer implements AutoCloseable {
     }
     rssd.connections().drop(c.id());
     rules.changed();
+    dsis.drop(c.id());
     if (p != null) {
       origins.remove(c.id());
       p.close();
@@ -719,16 +743,39 @@ public final class ReplicationServer implements AutoCloseable {
     }
   }
 
-  /** {@code suspend connection to ds.db}: the DSI of the connection stops applying. */
+  /**
+   * {@code suspend connection to ds.db}: the DSI of the connection stops applying after the
+   * transaction in hand; returns when it has.
+   */
   public void suspendConnection(String dataserver, String database) {
-    rssd.connections()
-        .setState(requireConnection(dataserver, database).id(), ConnectionState.SUSPENDED);
+    ConnectionDef c = requireConnection(dataserver, database);
+    rssd.connections().setState(c.id(), ConnectionState.SUSPENDED);
+    dsis.suspend(c.id());
   }
 
-  /** {@code resume connection to ds.db}. */
+  /**
+   * {@code resume connection to ds.db}: the DSI applies again, with the connection's parameters.
+   */
   public void resumeConnection(String dataserver, String database) {
-    rssd.connections()
-        .setState(requireConnection(dataserver, database).id(), ConnectionState.ACTIVE);
+    resumeConnection(dataserver, database, false);
+  }
+
+  /**
+   * {@code resume connection to ds.db [skip transaction]}: with {@code skipTransaction} the first
+   * transaction not yet applied (the failing one of a DSI that is down) goes, whole, to the
+   * exceptions log instead of the replicate.
+   *
+   * @throws IllegalStateException for a skip while the DSI is applying
+   */
+  public void resumeConnection(String dataserver, String database, boolean skipTransaction) {
+    ConnectionDef c = requireConnection(dataserver, database);
+    dsis.resume(c, openOutbound(c).queue(), skipTransaction);
+    rssd.connections().setState(c.id(), ConnectionState.ACTIVE);
+  }
+
+  /** The DSIs of the replicate connections. */
+  public ReplicateDsis dsis() {
+    return dsis;
   }
 
   /** {@code drop replication definition}: refused while a subscription uses it. */
@@ -883,6 +930,9 @@ public final class ReplicationServer implements AutoCloseable {
     }
     if (prometheus != null) {
       prometheus.close();
+    }
+    if (dsis != null) {
+      dsis.close();
     }
     for (OriginPipeline p : origins.values()) {
       p.close();

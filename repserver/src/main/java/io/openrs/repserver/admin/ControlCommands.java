@@ -19,6 +19,7 @@ import io.openrs.queue.QueueType;
 import io.openrs.queue.StableQueue;
 import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.admin.rcl.ResumeOption;
 import io.openrs.repserver.origin.OriginPipeline;
 import java.util.List;
 import java.util.Optional;
@@ -43,13 +44,34 @@ final class ControlCommands {
     } else if (c instanceof RclCommand.SuspendConnection s) {
       server.suspendConnection(s.dataserver(), s.database());
     } else if (c instanceof RclCommand.ResumeConnection s) {
+      boolean skip = false;
       if (s.option().isPresent()) {
-        throw new UnsupportedOperationException(
-            "resume connection ... "
-                + s.option().get()
-                + " needs the DSI, which is not available yet");
+        if (!(s.option().get() instanceof ResumeOption.SkipTransactions skips)) {
+          throw new UnsupportedOperationException(
+              "resume connection ... execute transaction: this server applies no system"
+                  + " transactions (DDL comes as ordinary commands), so there is nothing to"
+                  + " execute; use resume connection or resume connection ... skip transaction");
+        }
+        if (skips.count() != 1) {
+          throw new UnsupportedOperationException(
+              "resume connection ... skip "
+                  + skips.count()
+                  + " transaction: skip one transaction at a time (each goes to the exceptions"
+                  + " log; rs_helpexception lists them)");
+        }
+        skip = true;
       }
-      server.resumeConnection(s.dataserver(), s.database());
+      server.resumeConnection(s.dataserver(), s.database(), skip);
+      if (skip) {
+        return PgResult.command(c.commandTag())
+            .withNotice(
+                "the DSI of "
+                    + s.dataserver()
+                    + "."
+                    + s.database()
+                    + " resumes by writing the first transaction not yet applied to the exceptions"
+                    + " log instead of applying it (rs_helpexception lists it)");
+      }
     } else if (c instanceof RclCommand.ResumeDistributor s) {
       server.resumeDistributor(s.dataserver(), s.database());
     } else if (c instanceof RclCommand.ConfigureServer s) {

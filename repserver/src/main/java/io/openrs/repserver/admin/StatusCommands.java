@@ -2,6 +2,8 @@ package io.openrs.repserver.admin;
 
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.TicketEntry;
+import io.openrs.dsi.DsiConnection;
+import io.openrs.dsi.DsiState;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
 import io.openrs.queue.QueueInfo;
@@ -261,10 +263,47 @@ final class StatusCommands {
           }
           return t.result(tag);
         }
+      case "dsi":
+        {
+          Table t =
+              new Table()
+                  .int4("id")
+                  .text("connection")
+                  .text("state")
+                  .int4("threads")
+                  .text("serialization")
+                  .text("origin_qid")
+                  .text("failure");
+          for (Map.Entry<Integer, DsiConnection> e : server.dsis().all().entrySet()) {
+            DsiConnection d = e.getValue();
+            DsiState st = d.state();
+            t.row(
+                e.getKey(),
+                d.target().name(),
+                dsiState(st),
+                d.settings().numThreads(),
+                d.settings().serializationMethod().label(),
+                st.failure().flatMap(f -> f.commitOqid()).map(Object::toString).orElse(null),
+                st.failure().map(f -> f.describe()).orElse(null));
+          }
+          return t.result(tag);
+        }
       default:
         throw new PgException(
             AdminErrors.INVALID_PARAMETER_VALUE,
-            "admin who: unknown module '" + module + "'; known: sqm, sqt, dist");
+            "admin who: unknown module '" + module + "'; known: sqm, sqt, dist, dsi");
+    }
+  }
+
+  /** Replication Server's words for a DSI's state. */
+  private static String dsiState(DsiState s) {
+    switch (s.status()) {
+      case RUNNING:
+        return "Active";
+      case DOWN:
+        return "Down";
+      default:
+        return "Suspended";
     }
   }
 
@@ -300,7 +339,17 @@ final class StatusCommands {
                 q + p.distributorStopped().map(r -> " (" + r + ")").orElse("")));
       }
       out.add(new Who("SQM", "Awaiting Message", c.id() + ":0 " + c.name()));
-      // The DSI threads (module dsi) add their rows here when they exist.
+      DsiConnection dsi = server.dsis().all().get(c.id());
+      if (dsi != null) {
+        DsiState st = dsi.state();
+        String state = dsiState(st);
+        String info =
+            c.id() + ":0 " + c.name() + st.failure().map(f -> " " + f.describe()).orElse("");
+        out.add(new Who("DSI", state, info));
+        for (int t = 1; t <= dsi.settings().numThreads(); t++) {
+          out.add(new Who("DSI EXEC", state, c.id() + "(" + t + ") " + c.name()));
+        }
+      }
     }
     return out;
   }

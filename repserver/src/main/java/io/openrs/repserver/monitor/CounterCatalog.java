@@ -1,6 +1,7 @@
 package io.openrs.repserver.monitor;
 
 import io.openrs.config.rssd.StsCounter;
+import io.openrs.dsi.DsiCounter;
 import io.openrs.queue.QueueCounter;
 import io.openrs.repserver.ServerCounter;
 import java.util.ArrayList;
@@ -15,10 +16,10 @@ import java.util.Set;
 
 /**
  * Every monitor counter the server can register, merged from the modules' catalogues ({@link
- * QueueCounter}, {@link ServerCounter}, {@link StsCounter}): what {@code rs_helpcounter} lists and
- * what the Prometheus naming convention consults for units. A counter is identified by its module
- * and name: the same name may exist in two modules ({@code CmdsRead} of {@code SQMR} and {@code
- * DIST}).
+ * QueueCounter}, {@link ServerCounter}, {@link DsiCounter}, {@link StsCounter}): what {@code
+ * rs_helpcounter} lists and what the Prometheus naming convention consults for units. A counter is
+ * identified by its module and name: the same name may exist in two modules ({@code CmdsRead} of
+ * {@code SQMR} and {@code DIST}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -121,6 +122,16 @@ public final class CounterCatalog {
               c.module(),
               kind(c.kind().name()),
               unitOf(c),
+              c.description(),
+              c.rsName()));
+    }
+    for (DsiCounter c : DsiCounter.values()) {
+      list.add(
+          new CounterInfo(
+              c.counterName(),
+              c.module().name(),
+              kind(c.kind().name()),
+              c.unit(),
               c.description(),
               c.rsName()));
     }

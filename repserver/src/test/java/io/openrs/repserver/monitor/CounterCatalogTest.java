@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.openrs.config.rssd.StsCounter;
+import io.openrs.dsi.DsiCounter;
 import io.openrs.queue.QueueCounter;
 import io.openrs.repserver.ServerCounter;
 import java.util.HashSet;
@@ -16,7 +17,7 @@ class CounterCatalogTest {
   private final CounterCatalog catalog = CounterCatalog.standard();
 
   @Test
-  void coversEveryCounterOfTheThreeCatalogues() {
+  void coversEveryCounterOfTheFourCatalogues() {
     for (QueueCounter c : QueueCounter.values()) {
       assertThat(catalog.find(c.module().name(), c.counterName()))
           .as("%s %s", c.module(), c.counterName())
@@ -41,8 +42,22 @@ class CounterCatalogTest {
           .as("STS %s", c.counterName())
           .hasValueSatisfying(i -> assertThat(i.unit()).isEqualTo(c.unit()));
     }
+    for (DsiCounter c : DsiCounter.values()) {
+      assertThat(catalog.find(c.module().name(), c.counterName()))
+          .as("%s %s", c.module(), c.counterName())
+          .hasValueSatisfying(
+              i -> {
+                assertThat(i.kind()).isEqualTo(c.kind().name().toLowerCase());
+                assertThat(i.unit()).isEqualTo(c.unit());
+                assertThat(i.replicationServerName()).isEqualTo(c.rsName());
+              });
+    }
     assertThat(catalog.all())
-        .hasSize(QueueCounter.values().length + ServerCounter.values().length + 3);
+        .hasSize(
+            QueueCounter.values().length
+                + ServerCounter.values().length
+                + DsiCounter.values().length
+                + 3);
   }
 
   @Test
@@ -96,7 +111,7 @@ class CounterCatalogTest {
   void describeByNameOrKeywordMatchesSubstringsIgnoringCase() {
     assertThat(catalog.describe("cmdsread"))
         .extracting(c -> c.module() + " " + c.name())
-        .containsExactly("SQMR CmdsRead", "DIST CmdsRead");
+        .containsExactly("SQMR CmdsRead", "DIST CmdsRead", "DSI DSICmdsRead");
     assertThat(catalog.describe("backlog"))
         .extracting(CounterInfo::name)
         .containsExactlyInAnyOrder("SQMBacklogBytes", "SQMRBacklogBlock", "SQMRBacklogSeg");
@@ -107,15 +122,15 @@ class CounterCatalogTest {
   @Test
   void modulesComeInPipelineOrder() {
     assertThat(catalog.modules())
-        .containsExactly("REPAGENT", "NRM", "SQM", "SQMR", "SQT", "DIST", "STS");
+        .containsExactly("REPAGENT", "NRM", "SQM", "SQMR", "SQT", "DIST", "DSI", "DSIEXEC", "STS");
   }
 
   @Test
   void withAddsAModulesCatalogue() {
     CounterCatalog more =
         catalog.with(
-            List.of(new CounterInfo("DSICmdsRead", "DSI", "counter", "commands", "x", true)));
-    assertThat(more.describe("dsi")).extracting(CounterInfo::name).containsExactly("DSICmdsRead");
-    assertThat(more.modules()).containsSubsequence("DIST", "DSI", "STS");
+            List.of(new CounterInfo("RSIMsgSent", "RSI", "counter", "messages", "x", true)));
+    assertThat(more.describe("rsi")).extracting(CounterInfo::name).containsExactly("RSIMsgSent");
+    assertThat(more.modules()).containsSubsequence("DIST", "DSI", "RSI", "STS");
   }
 }

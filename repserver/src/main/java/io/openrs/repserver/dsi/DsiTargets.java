@@ -1,0 +1,77 @@
+package io.openrs.repserver.dsi;
+
+import io.openrs.config.param.ParameterCatalog;
+import io.openrs.config.param.ParameterValues;
+import io.openrs.config.param.Scope;
+import io.openrs.config.rssd.ConnectionDef;
+import io.openrs.config.rssd.Profile;
+import io.openrs.dsi.DsiTarget;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a replicate connection's DSI is given: where the database is (its connection settings {@code
+ * server}, {@code port}, {@code database}, {@code user}, {@code password}) and its parameters (the
+ * connection's catalogue values over the server's).
+ */
+final class DsiTargets {
+  private DsiTargets() {}
+
+  /**
+   * The replicate database of {@code c}: PostgreSQL {@code jdbc:postgresql://server:port/db},
+   * MariaDB {@code jdbc:mariadb://server:port/db}; {@code db} is the {@code database} setting, or
+   * the connection's database name.
+   *
+   * @throws IllegalArgumentException naming the missing setting
+   */
+  static DsiTarget target(ConnectionDef c) {
+    Map<String, String> p = c.properties();
+    String server = require(c, p, "server");
+    String port = require(c, p, "port");
+    String user = require(c, p, "user");
+    String database = p.getOrDefault("database", c.database());
+    String scheme = c.profile() == Profile.POSTGRESQL ? "postgresql" : "mariadb";
+    return new DsiTarget(
+        c.id(),
+        c.name(),
+        scheme,
+        "jdbc:" + scheme + "://" + hostPart(server) + ":" + port + "/" + database,
+        user,
+        p.getOrDefault("password", ""));
+  }
+
+  /** The connection's catalogue values (not its login settings) layered over the server's. */
+  static ParameterValues parameters(ConnectionDef c, ParameterValues server) {
+    ParameterCatalog catalog = server.catalog();
+    Map<String, String> values = new TreeMap<>();
+    c.properties()
+        .forEach(
+            (k, v) -> {
+              if (catalog.find(k).isPresent()) {
+                values.put(k, v);
+              }
+            });
+    return ParameterValues.of(catalog, Scope.CONNECTION, values).over(server);
+  }
+
+  private static String hostPart(String server) {
+    return server.indexOf(':') >= 0 && !server.startsWith("[") ? "[" + server + "]" : server;
+  }
+
+  private static String require(ConnectionDef c, Map<String, String> p, String key) {
+    String v = p.get(key);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException(
+          "connection "
+              + c.name()
+              + " has no "
+              + key
+              + " setting (alter connection to "
+              + c.name()
+              + " set "
+              + key
+              + " to '...')");
+    }
+    return v;
+  }
+}
