@@ -29,7 +29,7 @@ create table rs_erroractions (
 );
 
 -- The DSI dialects' default classes (PostgresDialect / MariaDbDialect.defaultErrorClass();
--- BuiltinErrorClassesTest in repserver checks these rows against them). A change to the
+-- BuiltinErrorClassesIT in repserver checks these rows against them). A change to the
 -- dialects' defaults needs a new migration that updates these rows.
 insert into rs_classes (classname, classtype, template, builtin, created, updated) values
   ('rs_postgresql_error_class', 'E', null, true, current_timestamp, current_timestamp),
