@@ -57,6 +57,7 @@ public final class Rssd implements AutoCloseable {
   private final ExceptionsLog exceptions;
   private final CounterSamplesTable counterSamples;
   private final TicketsTable tickets;
+  private final ErrorClassesTable errorClasses;
 
   private Rssd(
       RssdSettings settings, HikariDataSource dataSource, String schemaVersion, Clock clock) {
@@ -73,6 +74,7 @@ public final class Rssd implements AutoCloseable {
     this.exceptions = new SqlExceptionsLog(jdbc, clock);
     this.counterSamples = new SqlCounterSamplesTable(jdbc);
     this.tickets = new SqlTicketsTable(jdbc, clock);
+    this.errorClasses = new SqlErrorClassesTable(jdbc, clock);
   }
 
   /** Opens the RSSD with the system clock. */
@@ -241,6 +243,11 @@ public final class Rssd implements AutoCloseable {
 
   public TicketsTable tickets() {
     return tickets;
+  }
+
+  /** Error classes and their actions ({@code rs_classes}, {@code rs_erroractions}). */
+  public ErrorClassesTable errorClasses() {
+    return errorClasses;
   }
 
   public RssdSettings settings() {

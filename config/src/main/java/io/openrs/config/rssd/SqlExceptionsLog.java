@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * {@link ExceptionsLog} on {@code rs_exceptshdr} (one row per transaction) and {@code
@@ -52,7 +53,7 @@ final class SqlExceptionsLog implements ExceptionsLog {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "insert into rs_exceptshdr (orig_conn_id, error_conn_id, origin_qid, tran_id,"
-                      + " ds_errmsg, log_time) values (?, ?, ?, ?, ?, ?)",
+                      + " ds_errmsg, log_time, cmd_count) values (?, ?, ?, ?, ?, ?, ?)",
                   new String[] {"sys_trans_id"})) {
             ps.setInt(1, originConnectionId);
             ps.setInt(2, replicateConnectionId);
@@ -60,6 +61,7 @@ final class SqlExceptionsLog implements ExceptionsLog {
             ps.setString(4, tranId);
             ps.setString(5, error);
             Jdbc.setInstant(ps, 6, clock.instant());
+            ps.setInt(7, ExceptionsLog.countCommands(commandText));
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
               keys.next();
@@ -192,6 +194,84 @@ final class SqlExceptionsLog implements ExceptionsLog {
             }
           }
           return null;
+        });
+  }
+
+  @Override
+  public List<ExceptionHeader> headers(int limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("limit must not be negative: " + limit);
+    }
+    if (limit == 0) {
+      return List.of();
+    }
+    return jdbc.read(
+        RS_EXCEPTSHDR,
+        "",
+        c -> {
+          List<ExceptionHeader> out = new ArrayList<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "select sys_trans_id, orig_conn_id, error_conn_id, origin_qid, tran_id,"
+                      + " ds_errmsg, cmd_count, log_time from rs_exceptshdr"
+                      + " order by sys_trans_id fetch first ? rows only")) {
+            ps.setInt(1, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                int count = rs.getInt("cmd_count");
+                OptionalInt commands = rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(count);
+                out.add(
+                    new ExceptionHeader(
+                        rs.getLong("sys_trans_id"),
+                        rs.getInt("orig_conn_id"),
+                        rs.getInt("error_conn_id"),
+                        rs.getBytes("origin_qid"),
+                        rs.getString("tran_id"),
+                        rs.getString("ds_errmsg"),
+                        commands,
+                        Jdbc.getInstant(rs, "log_time")));
+              }
+            }
+          }
+          return List.copyOf(out);
+        });
+  }
+
+  @Override
+  public long count() {
+    return jdbc.read(
+        RS_EXCEPTSHDR,
+        "",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement("select count(*) from rs_exceptshdr");
+              ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+          }
+        });
+  }
+
+  @Override
+  public int deleteRange(long first, long last) {
+    String key = "ids " + first + " to " + last;
+    if (first > last) {
+      throw new RssdException(
+          Reason.INVALID,
+          RS_EXCEPTSHDR.sqlName(),
+          key,
+          "first id " + first + " is above last id " + last);
+    }
+    return jdbc.write(
+        RS_EXCEPTSHDR,
+        key,
+        null,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("delete from rs_exceptshdr where sys_trans_id between ? and ?")) {
+            ps.setLong(1, first);
+            ps.setLong(2, last);
+            return ps.executeUpdate();
+          }
         });
   }
 }

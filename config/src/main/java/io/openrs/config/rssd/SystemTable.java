@@ -14,7 +14,9 @@ enum SystemTable {
   RS_EXCEPTSHDR("rs_exceptshdr"),
   RS_EXCEPTSCMD("rs_exceptscmd"),
   RS_STATDETAIL("rs_statdetail"),
-  RS_TICKET_HISTORY("rs_ticket_history");
+  RS_TICKET_HISTORY("rs_ticket_history"),
+  RS_CLASSES("rs_classes"),
+  RS_ERRORACTIONS("rs_erroractions");
 
   private final String sqlName;
 

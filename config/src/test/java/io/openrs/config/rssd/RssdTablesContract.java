@@ -98,11 +98,17 @@ abstract class RssdTablesContract {
 
   @Test
   void migrationsCreateEverySystemTable() throws Exception {
-    assertThat(rssd.schemaVersion()).isEqualTo("1");
+    assertThat(rssd.schemaVersion()).isEqualTo("2");
     try (Connection c = rssd.dataSource().getConnection();
         Statement st = c.createStatement()) {
       for (SystemTable t : SystemTable.values()) {
-        try (ResultSet rs = st.executeQuery("select count(*) from " + t.sqlName())) {
+        try (ResultSet rs =
+            st.executeQuery(
+                "select count(*) from "
+                    + t.sqlName()
+                    + (TestDatabases.NON_BUILTIN_ROWS.containsKey(t)
+                        ? " where " + TestDatabases.NON_BUILTIN_ROWS.get(t)
+                        : ""))) {
           assertThat(rs.next()).isTrue();
           assertThat(rs.getLong(1)).as(t.sqlName()).isZero();
         }
@@ -141,7 +147,7 @@ abstract class RssdTablesContract {
           Reason.SCHEMA,
           "rs_schema_history",
           "schema version 999",
-          "newer than this server knows (up to 1)");
+          "newer than this server knows (up to 2)");
     } finally {
       // Remove the future row with a plain connection and carry on with a usable RSSD.
       try (Connection c =
@@ -692,6 +698,259 @@ abstract class RssdTablesContract {
         Reason.NOT_FOUND,
         "rs_exceptshdr",
         "no logged transaction with id " + first);
+  }
+
+  @Test
+  void exceptionHeadersAreListedCountedAndDeletedByRange() {
+    long a =
+        rssd.exceptions()
+            .add(
+                101,
+                102,
+                new byte[] {1, 2},
+                "tx-1",
+                "SQLSTATE 23505: dup",
+                "begin transaction\n-- a comment\n\ninsert\ncommit transaction\n");
+    clock.advance(Duration.ofSeconds(1));
+    long b = rssd.exceptions().add(101, 103, new byte[0], "", "skipped", "one command");
+    long c = rssd.exceptions().add(104, 103, new byte[] {9}, "tx-3", "err", "");
+
+    assertThat(rssd.exceptions().count()).isEqualTo(3);
+    assertThat(rssd.exceptions().headers(10))
+        .containsExactly(
+            new ExceptionHeader(
+                a,
+                101,
+                102,
+                new byte[] {1, 2},
+                "tx-1",
+                "SQLSTATE 23505: dup",
+                java.util.OptionalInt.of(3),
+                START),
+            new ExceptionHeader(
+                b,
+                101,
+                103,
+                new byte[0],
+                "",
+                "skipped",
+                java.util.OptionalInt.of(1),
+                START.plusSeconds(1)),
+            new ExceptionHeader(
+                c,
+                104,
+                103,
+                new byte[] {9},
+                "tx-3",
+                "err",
+                java.util.OptionalInt.of(0),
+                START.plusSeconds(1)));
+    assertThat(rssd.exceptions().headers(2)).extracting(ExceptionHeader::id).containsExactly(a, b);
+    assertThat(rssd.exceptions().headers(0)).isEmpty();
+
+    assertThat(rssd.exceptions().deleteRange(b, c + 100)).isEqualTo(2);
+    assertThat(rssd.exceptions().deleteRange(b, c)).isZero();
+    assertThat(rssd.exceptions().headers(10)).extracting(ExceptionHeader::id).containsExactly(a);
+    assertRssdError(
+        () -> rssd.exceptions().deleteRange(5, 4),
+        Reason.INVALID,
+        "rs_exceptshdr",
+        "first id 5 is above last id 4");
+    try (Connection conn = rssd.dataSource().getConnection();
+        Statement st = conn.createStatement();
+        ResultSet rs = st.executeQuery("select count(*) from rs_exceptscmd")) {
+      rs.next();
+      assertThat(rs.getLong(1)).as("command rows go with their header").isEqualTo(1);
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void headersOfEntriesLoggedBeforeCommandsWereCountedHaveNoCount() throws Exception {
+    long id = rssd.exceptions().add(101, 102, new byte[] {1}, "tx", "err", "a\nb\n");
+    TestDatabases.execute(rssd, "update rs_exceptshdr set cmd_count = null");
+    assertThat(rssd.exceptions().headers(1).get(0).commandCount()).isEmpty();
+    assertThat(rssd.exceptions().find(id).orElseThrow().commandText()).isEqualTo("a\nb\n");
+  }
+
+  // ---- error classes ------------------------------------------------------------------------
+
+  @Test
+  void builtInErrorClassesAreThereAndCannotBeChanged() {
+    assertThat(rssd.errorClasses().all())
+        .extracting(ErrorClassDef::name)
+        .containsExactly("rs_mariadb_error_class", "rs_postgresql_error_class");
+    ErrorClassDef pg = rssd.errorClasses().find(ErrorClassDef.POSTGRESQL_DEFAULTS).orElseThrow();
+    assertThat(pg.builtin()).isTrue();
+    assertThat(pg.template()).isEmpty();
+    assertThat(pg.actions())
+        .containsEntry("40P01", "retry_stop")
+        .containsEntry("5185", "stop_replication");
+    assertThat(rssd.errorClasses().assignments(ErrorClassDef.MARIADB_DEFAULTS))
+        .contains(
+            new ErrorClassAssignment("1213", "retry_stop", ErrorClassAssignment.Source.BUILTIN));
+
+    for (String name : ErrorClassDef.BUILTIN) {
+      assertRssdError(
+          () -> rssd.errorClasses().drop(name),
+          Reason.INVALID,
+          "rs_classes",
+          name + " is a built-in error class and cannot be dropped");
+      assertRssdError(
+          () -> rssd.errorClasses().assign(name, "ignore", List.of("23505")),
+          Reason.INVALID,
+          "rs_classes",
+          "cannot be changed");
+      assertRssdError(
+          () -> rssd.errorClasses().alter(name, ErrorClassDef.POSTGRESQL_DEFAULTS),
+          Reason.INVALID,
+          "rs_classes",
+          "cannot be altered");
+      assertRssdError(
+          () -> rssd.errorClasses().create(name, Optional.empty()),
+          Reason.DUPLICATE,
+          "rs_classes",
+          "error class " + name + " already exists");
+    }
+    try (Connection c = rssd.dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select classname, builtin from rs_classes")) {
+      while (rs.next()) {
+        assertThat(rs.getBoolean(2))
+            .as("builtin column of %s", rs.getString(1))
+            .isEqualTo(ErrorClassDef.BUILTIN.contains(rs.getString(1)));
+      }
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void errorClassesAreCreatedFromATemplateAssignedAlteredAndDropped() {
+    ErrorClassDef created =
+        rssd.errorClasses().create("sales_ec", Optional.of(ErrorClassDef.POSTGRESQL_DEFAULTS));
+    assertThat(created.template()).contains(ErrorClassDef.POSTGRESQL_DEFAULTS);
+    assertThat(created.builtin()).isFalse();
+    assertThat(created.actions())
+        .isEqualTo(
+            rssd.errorClasses().find(ErrorClassDef.POSTGRESQL_DEFAULTS).orElseThrow().actions());
+
+    rssd.errorClasses().assign("sales_ec", "IGNORE", List.of("23505", "1062", "23", "40p01"));
+    rssd.errorClasses().assign("sales_ec", "log", List.of("23"));
+    ErrorClassDef after = rssd.errorClasses().find("sales_ec").orElseThrow();
+    assertThat(after.actions())
+        .containsEntry("23505", "ignore")
+        .containsEntry("1062", "ignore")
+        .containsEntry("23", "log")
+        .containsEntry("40P01", "ignore")
+        .containsEntry("40001", "retry_stop");
+    assertThat(rssd.errorClasses().assignments("sales_ec"))
+        .contains(
+            new ErrorClassAssignment("23", "log", ErrorClassAssignment.Source.ASSIGNED),
+            new ErrorClassAssignment("40001", "retry_stop", ErrorClassAssignment.Source.TEMPLATE));
+
+    // alter copies the template over the class: its codes win, the class's other codes stay
+    rssd.errorClasses().create("strict", Optional.empty());
+    assertThat(rssd.errorClasses().find("strict").orElseThrow().actions()).isEmpty();
+    rssd.errorClasses().assign("strict", "stop_replication", List.of("23505", "57014"));
+    ErrorClassDef altered = rssd.errorClasses().alter("sales_ec", "strict");
+    assertThat(altered.template()).contains("strict");
+    assertThat(altered.actions())
+        .containsEntry("23505", "stop_replication")
+        .containsEntry("57014", "stop_replication")
+        .containsEntry("1062", "ignore");
+
+    assertThat(rssd.errorClasses().all())
+        .extracting(ErrorClassDef::name)
+        .containsExactly(
+            "rs_mariadb_error_class", "rs_postgresql_error_class", "sales_ec", "strict");
+
+    rssd.errorClasses().drop("strict");
+    assertThat(rssd.errorClasses().find("strict")).isEmpty();
+    assertThat(rssd.errorClasses().find("sales_ec").orElseThrow().template()).contains("strict");
+    assertRssdError(
+        () -> rssd.errorClasses().drop("strict"),
+        Reason.NOT_FOUND,
+        "rs_classes",
+        "no error class strict");
+  }
+
+  @Test
+  void errorClassMistakesAreNamed() {
+    rssd.errorClasses().create("ec", Optional.empty());
+    assertRssdError(
+        () -> rssd.errorClasses().create("ec2", Optional.of("nope")),
+        Reason.NOT_FOUND,
+        "rs_classes",
+        "no error class nope (the template of ec2)");
+    assertThat(rssd.errorClasses().find("ec2")).isEmpty();
+    assertRssdError(
+        () -> rssd.errorClasses().create(" ", Optional.empty()),
+        Reason.INVALID,
+        "rs_classes",
+        "error class name must not be blank");
+    assertRssdError(
+        () -> rssd.errorClasses().alter("ec", "ec"),
+        Reason.INVALID,
+        "rs_classes",
+        "cannot be its own template");
+    assertRssdError(
+        () -> rssd.errorClasses().alter("ghost", "ec"),
+        Reason.NOT_FOUND,
+        "rs_classes",
+        "no error class ghost");
+    assertRssdError(
+        () -> rssd.errorClasses().assign("ec", "skip_trans", List.of("1")),
+        Reason.INVALID,
+        "rs_classes",
+        "unknown error action 'skip_trans'");
+    assertRssdError(
+        () -> rssd.errorClasses().assign("ec", "log", List.of("23505", "40P0")),
+        Reason.INVALID,
+        "rs_classes",
+        "'40P0' is not an error code");
+    assertRssdError(
+        () -> rssd.errorClasses().assign("ec", "log", List.of("0123")),
+        Reason.INVALID,
+        "rs_classes",
+        "'0123' is not an error code");
+    assertRssdError(
+        () -> rssd.errorClasses().assign("ec", "log", List.of()),
+        Reason.INVALID,
+        "rs_classes",
+        "at least one code");
+    assertRssdError(
+        () -> rssd.errorClasses().assign("ghost", "log", List.of("1")),
+        Reason.NOT_FOUND,
+        "rs_classes",
+        "no error class ghost");
+    assertThat(rssd.errorClasses().find("ec").orElseThrow().actions())
+        .as("a refused assign changes nothing")
+        .isEmpty();
+  }
+
+  @Test
+  void anErrorClassInUseCannotBeDroppedAndTheErrorNamesTheUsers() {
+    rssd.errorClasses().create("ec", Optional.empty());
+    ConnectionDef p = primary();
+    ConnectionDef r = replicate();
+    rssd.connections().setProperty(r.id(), "error_class", "ec");
+    rssd.connections().setProperty(p.id(), "error_class", "other");
+    assertThat(rssd.errorClasses().usedBy("ec")).containsExactly("RDS.rdb");
+    rssd.config().setServerValue("error_class", "ec");
+    assertThat(rssd.errorClasses().usedBy("ec")).containsExactly("server", "RDS.rdb");
+    assertRssdError(
+        () -> rssd.errorClasses().drop("ec"),
+        Reason.IN_USE,
+        "rs_classes",
+        "error class ec is used by the server (configure replication server set error_class),"
+            + " connection RDS.rdb; set another error class there first");
+
+    rssd.config().removeServerValue("error_class");
+    rssd.connections().setProperty(r.id(), "error_class", "");
+    rssd.errorClasses().drop("ec");
+    assertThat(rssd.errorClasses().find("ec")).isEmpty();
   }
 
   // ---- counter samples ----------------------------------------------------------------------

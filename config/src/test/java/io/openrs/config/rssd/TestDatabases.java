@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -30,7 +31,20 @@ final class TestDatabases {
           SystemTable.RS_EXCEPTSCMD,
           SystemTable.RS_EXCEPTSHDR,
           SystemTable.RS_STATDETAIL,
-          SystemTable.RS_TICKET_HISTORY);
+          SystemTable.RS_TICKET_HISTORY,
+          SystemTable.RS_ERRORACTIONS,
+          SystemTable.RS_CLASSES);
+
+  /**
+   * Which rows of a table are not the migrations' built-in rows (a SQL condition): emptying the
+   * tables keeps the built-in error classes.
+   */
+  static final Map<SystemTable, String> NON_BUILTIN_ROWS =
+      Map.of(
+          SystemTable.RS_CLASSES,
+          "builtin = false",
+          SystemTable.RS_ERRORACTIONS,
+          "classname in (select classname from rs_classes where builtin = false)");
 
   private TestDatabases() {}
 
@@ -53,7 +67,8 @@ final class TestDatabases {
     try (Connection c = rssd.dataSource().getConnection();
         Statement st = c.createStatement()) {
       for (SystemTable t : DELETE_ORDER) {
-        st.executeUpdate("delete from " + t.sqlName());
+        String where = NON_BUILTIN_ROWS.containsKey(t) ? " where " + NON_BUILTIN_ROWS.get(t) : "";
+        st.executeUpdate("delete from " + t.sqlName() + where);
       }
     }
   }

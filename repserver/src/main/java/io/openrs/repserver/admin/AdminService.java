@@ -40,6 +40,8 @@ public final class AdminService implements PgBackend {
   private final StatsCommands stats;
   private final ControlCommands control;
   private final UserCommands users;
+  private final ErrorClassCommands errorClasses;
+  private final ExceptionLogCommands exceptions;
 
   /**
    * @param onShutdown what {@code shutdown} does after it has answered (the process exits)
@@ -51,6 +53,8 @@ public final class AdminService implements PgBackend {
     this.stats = new StatsCommands(server);
     this.control = new ControlCommands(server, onShutdown);
     this.users = new UserCommands(server);
+    this.errorClasses = new ErrorClassCommands(server);
+    this.exceptions = new ExceptionLogCommands(server);
   }
 
   @Override
@@ -122,6 +126,7 @@ public final class AdminService implements PgBackend {
 
   private PgResult dispatch(RclCommand c, PgSession session)
       throws PgException, java.io.IOException, InterruptedException {
+    errorClasses.checkReferences(c);
     switch (c.kind()) {
       case CREATE_CONNECTION:
       case ALTER_CONNECTION:
@@ -168,6 +173,16 @@ public final class AdminService implements PgBackend {
       case GRANT:
       case REVOKE:
         return users.execute(c);
+      case CREATE_ERROR_CLASS:
+      case ALTER_ERROR_CLASS:
+      case DROP_ERROR_CLASS:
+      case ASSIGN_ACTION:
+      case ADMIN_SHOW_ERROR_CLASS:
+      case RS_HELPERROR:
+        return errorClasses.execute(c);
+      case RS_HELPEXCEPTION:
+      case RS_DELEXCEPTION:
+        return exceptions.execute(c);
       default:
         throw new PgException(
             AdminErrors.FEATURE_NOT_SUPPORTED, c.commandTag() + " is not supported yet");

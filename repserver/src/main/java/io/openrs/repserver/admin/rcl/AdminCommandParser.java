@@ -37,6 +37,7 @@ final class AdminCommandParser {
           "echo",
           "health",
           "show_connections",
+          "show_error_class",
           "statistics",
           "stats",
           "ticket_history",
@@ -75,6 +76,9 @@ final class AdminCommandParser {
         return noArguments(in, new AdminHealth());
       case "show_connections":
         return noArguments(in, new AdminShowConnections());
+      case "show_error_class":
+        in.next();
+        return ErrorClassParser.adminShowErrorClass(in);
       case "echo":
         in.next();
         return new AdminEcho(in.acceptSymbol(',') || in.atValue() ? in.value("a text", 0) : "");

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * One parsed admin command: an immutable record per command form, produced by {@link
@@ -83,6 +84,14 @@ public sealed interface RclCommand {
     SYSADMIN_PURGE_QUEUE("SYSADMIN SQM_PURGE_QUEUE", true),
     RS_TICKET("RS_TICKET", true),
     ADMIN_TICKET_HISTORY("ADMIN TICKET_HISTORY", false),
+    CREATE_ERROR_CLASS("CREATE ERROR CLASS", true),
+    ALTER_ERROR_CLASS("ALTER ERROR CLASS", true),
+    DROP_ERROR_CLASS("DROP ERROR CLASS", true),
+    ASSIGN_ACTION("ASSIGN ACTION", true),
+    ADMIN_SHOW_ERROR_CLASS("ADMIN SHOW_ERROR_CLASS", false),
+    RS_HELPERROR("RS_HELPERROR", false),
+    RS_HELPEXCEPTION("RS_HELPEXCEPTION", false),
+    RS_DELEXCEPTION("RS_DELEXCEPTION", true),
     CREATE_USER("CREATE USER", true),
     ALTER_USER_PASSWORD("ALTER USER", true),
     DROP_USER("DROP USER", true),
@@ -995,6 +1004,195 @@ public sealed interface RclCommand {
     @Override
     public String toString() {
       return "admin ticket_history" + (limit.isPresent() ? ", " + limit.getAsInt() : "");
+    }
+  }
+
+  // ------------------------------------------------- error classes, exceptions log
+
+  /** {@code create error class <name> [set template to <template>]}. */
+  record CreateErrorClass(String name, Optional<String> template) implements RclCommand {
+    public CreateErrorClass {
+      requireName(name, "name");
+      Objects.requireNonNull(template, "template");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.CREATE_ERROR_CLASS;
+    }
+
+    @Override
+    public String toString() {
+      return "create error class "
+          + ident(name)
+          + template.map(t -> " set template to " + ident(t)).orElse("");
+    }
+  }
+
+  /**
+   * {@code alter error class <name> set template to <template>}: copies the template's actions over
+   * the class's.
+   */
+  record AlterErrorClass(String name, String template) implements RclCommand {
+    public AlterErrorClass {
+      requireName(name, "name");
+      requireName(template, "template");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.ALTER_ERROR_CLASS;
+    }
+
+    @Override
+    public String toString() {
+      return "alter error class " + ident(name) + " set template to " + ident(template);
+    }
+  }
+
+  /** {@code drop error class <name>}. */
+  record DropErrorClass(String name) implements RclCommand {
+    public DropErrorClass {
+      requireName(name, "name");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.DROP_ERROR_CLASS;
+    }
+
+    @Override
+    public String toString() {
+      return "drop error class " + ident(name);
+    }
+  }
+
+  /**
+   * {@code assign action <action> for <class> to <code> [, <code> ...]}.
+   *
+   * @param codes error codes as the database reports them, checked for shape by the parser and
+   *     upper-cased: a vendor error number ({@code 1062}), a SQLSTATE ({@code 23505}) or a SQLSTATE
+   *     class ({@code 23}); each at most once
+   */
+  record AssignAction(RclErrorAction action, String errorClass, List<String> codes)
+      implements RclCommand {
+    public AssignAction {
+      Objects.requireNonNull(action, "action");
+      requireName(errorClass, "errorClass");
+      codes = RclText.nonEmptyCopy(codes, "codes");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.ASSIGN_ACTION;
+    }
+
+    @Override
+    public String toString() {
+      return "assign action "
+          + action.rcl()
+          + " for "
+          + ident(errorClass)
+          + " to "
+          + RclText.join(codes.stream().map(RclText::literal).toList());
+    }
+  }
+
+  /** {@code admin show_error_class [[,] <class>]}: the classes' error actions. */
+  record AdminShowErrorClass(Optional<String> name) implements RclCommand {
+    public AdminShowErrorClass {
+      Objects.requireNonNull(name, "name");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.ADMIN_SHOW_ERROR_CLASS;
+    }
+
+    @Override
+    public String toString() {
+      return "admin show_error_class" + name.map(n -> ", " + ident(n)).orElse("");
+    }
+  }
+
+  /**
+   * {@code rs_helperror <code> [, <ds>.<db>]}: which action an error code gets, in every class or
+   * at one connection.
+   *
+   * @param code as in {@link AssignAction#codes()}
+   * @param dataserver with {@code database}: the connection, both or neither
+   */
+  record RsHelpError(String code, Optional<String> dataserver, Optional<String> database)
+      implements RclCommand {
+    public RsHelpError {
+      requireName(code, "code");
+      Objects.requireNonNull(dataserver, "dataserver");
+      Objects.requireNonNull(database, "database");
+      if (dataserver.isPresent() != database.isPresent()) {
+        throw new IllegalArgumentException("a connection needs a dataserver and a database");
+      }
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.RS_HELPERROR;
+    }
+
+    @Override
+    public String toString() {
+      return "rs_helperror "
+          + literal(code)
+          + (dataserver.isPresent() ? ", " + dbRef(dataserver.get(), database.get()) : "");
+    }
+  }
+
+  /**
+   * {@code rs_helpexception [<id> [, v]]}: the exceptions log, or one logged transaction ({@code
+   * v}: with its commands).
+   */
+  record RsHelpException(OptionalLong id, boolean verbose) implements RclCommand {
+    public RsHelpException {
+      Objects.requireNonNull(id, "id");
+      if (verbose && id.isEmpty()) {
+        throw new IllegalArgumentException("v needs an id");
+      }
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.RS_HELPEXCEPTION;
+    }
+
+    @Override
+    public String toString() {
+      return "rs_helpexception"
+          + (id.isPresent() ? " " + id.getAsLong() : "")
+          + (verbose ? ", v" : "");
+    }
+  }
+
+  /**
+   * {@code rs_delexception <id>} or {@code rs_delexception_id <first> [, <last>]}: delete logged
+   * transactions by id.
+   */
+  record RsDelException(long first, long last) implements RclCommand {
+    public RsDelException {
+      if (first < 1 || last < first) {
+        throw new IllegalArgumentException(
+            "ids must be >= 1 and first <= last, got " + first + ", " + last);
+      }
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.RS_DELEXCEPTION;
+    }
+
+    @Override
+    public String toString() {
+      return first == last
+          ? "rs_delexception " + first
+          : "rs_delexception_id " + first + ", " + last;
     }
   }
 

@@ -93,6 +93,19 @@ final class RclCursor {
         max == Integer.MAX_VALUE ? what + " (" + min + " or more)" : what, context, List.of());
   }
 
+  /** A whole number {@code >= min} that may exceed an int (exceptions-log ids). */
+  long longInteger(String what, long min, int context) throws RclSyntaxException {
+    Token t = peek();
+    if (t.kind() == Kind.NUMBER && t.text().matches("-?[0-9]{1,18}")) {
+      long v = Long.parseLong(t.text());
+      if (v >= min) {
+        next();
+        return v;
+      }
+    }
+    throw error(what + " (" + min + " or more)", context, List.of());
+  }
+
   // ------------------------------------------------------------- token helpers
 
   Token peek() {

@@ -55,8 +55,10 @@ import java.util.Optional;
  * names      := '(' name {',' name} ')'
  * subtarget  := name for [database replication definition] name with replicate at dbref
  *
- * create connection to dbref using profile name {[','] setting} [with log transfer (on|off)]
- * alter connection to dbref (setting | set log transfer (on|off)) {[','] ...}
+ * create connection to dbref using profile name {[','] (setting | set error class [to] name)}
+ *     [with log transfer (on|off)]
+ * alter connection to dbref (setting | set log transfer (on|off) | set error class [to] name)
+ *     {[','] ...}                                      -- error class: the setting error_class
  * drop connection to dbref
  * admin show_connections
  * create replication definition name with primary at dbref
@@ -99,11 +101,23 @@ import java.util.Optional;
  * drop user name
  * grant [role] role to [user] name        revoke [role] role from [user] name
  *                                                      -- role: sa | admin | monitor
+ * create error class name [set template to name]
+ * alter error class name set template to name
+ * drop error class name
+ * assign action action for name to code {',' code}   -- action: ignore | warn | retry_log | log
+ *                                                      --   | retry_stop | stop_replication
+ *                                                      -- code: number | 'string' | word, shaped
+ *                                                      --   1062, 23505, 40P01 or 23
+ * admin show_error_class [[','] name]
+ * rs_helperror code [',' dbref]
+ * rs_helpexception [number [',' v]]
+ * rs_delexception number          rs_delexception_id number [',' number]
  * shutdown
  * </pre>
  *
  * <p>The {@code admin}, {@code sysadmin} and {@code rs_ticket} rules live in {@link
- * AdminCommandParser}; token handling and error messages in {@link RclCursor}.
+ * AdminCommandParser}, the error-class and exceptions-log rules in {@link ErrorClassParser}; token
+ * handling and error messages in {@link RclCursor}.
  *
  * <p>Errors name what was expected, what was found and where, and suggest the nearest keyword for a
  * misspelt one.
@@ -115,6 +129,7 @@ public final class RclParser {
       List.of(
           "admin",
           "alter",
+          "assign",
           "check",
           "configure",
           "create",
@@ -122,8 +137,12 @@ public final class RclParser {
           "grant",
           "resume",
           "revoke",
+          "rs_delexception",
+          "rs_delexception_id",
           "rs_dump_stats",
           "rs_helpcounter",
+          "rs_helperror",
+          "rs_helpexception",
           "rs_helprep",
           "rs_helpsub",
           "rs_ticket",
@@ -155,15 +174,19 @@ public final class RclParser {
         switch (word) {
           case "admin" -> AdminCommandParser.admin(in);
           case "alter" -> alter();
+          case "assign" -> ErrorClassParser.assign(in);
           case "check" -> check();
           case "configure" -> configure();
           case "create" -> create();
           case "drop" -> drop();
           case "grant", "revoke" -> grantOrRevoke();
           case "resume" -> resume();
+          case "rs_delexception", "rs_delexception_id" -> ErrorClassParser.rsDelException(in);
           case "rs_dump_stats" -> noArguments(new RsDumpStats());
           case "rs_helpcounter" ->
               new RsHelpCounter(optionalProcArgument("a module or counter name"));
+          case "rs_helperror" -> ErrorClassParser.rsHelpError(in);
+          case "rs_helpexception" -> ErrorClassParser.rsHelpException(in);
           case "rs_helprep" -> new RsHelpRep(optionalProcArgument("a replication definition name"));
           case "rs_helpsub" -> new RsHelpSub(optionalProcArgument("a subscription name"));
           case "rs_ticket" -> AdminCommandParser.rsTicket(in);
@@ -208,8 +231,12 @@ public final class RclParser {
     if (in.acceptKeyword("user")) {
       return createUser();
     }
+    if (in.acceptKeyword("error")) {
+      in.expectKeyword("class", 0);
+      return ErrorClassParser.create(in);
+    }
     throw in.expectedKeywords(
-        List.of("connection", "replication", "database", "subscription", "user"), 0);
+        List.of("connection", "replication", "database", "subscription", "user", "error"), 0);
   }
 
   private RclCommand alter() throws RclSyntaxException {
@@ -225,7 +252,11 @@ public final class RclParser {
       String user = in.name("a user name", 0);
       return new AlterUserPassword(user, password());
     }
-    throw in.expectedKeywords(List.of("connection", "replication", "user"), 0);
+    if (in.acceptKeyword("error")) {
+      in.expectKeyword("class", 0);
+      return ErrorClassParser.alter(in);
+    }
+    throw in.expectedKeywords(List.of("connection", "replication", "user", "error"), 0);
   }
 
   private RclCommand drop() throws RclSyntaxException {
@@ -251,8 +282,12 @@ public final class RclParser {
     if (in.acceptKeyword("user")) {
       return new DropUser(in.name("a user name", 0));
     }
+    if (in.acceptKeyword("error")) {
+      in.expectKeyword("class", 0);
+      return ErrorClassParser.drop(in);
+    }
     throw in.expectedKeywords(
-        List.of("connection", "replication", "database", "subscription", "user"), 0);
+        List.of("connection", "replication", "database", "subscription", "user", "error"), 0);
   }
 
   // ---------------------------------------------------------------- connections
@@ -271,7 +306,11 @@ public final class RclParser {
       }
       int start = in.index();
       in.next();
-      addSetting(settings, setting(start));
+      addSetting(
+          settings,
+          ErrorClassParser.atErrorClassSetting(in)
+              ? ErrorClassParser.errorClassSetting(in, start)
+              : setting(start));
       previous = start;
     }
     boolean logTransfer = false;
@@ -299,6 +338,8 @@ public final class RclParser {
         in.next();
         String value = onOff(start) ? "on" : "off";
         addSetting(settings, new Setting(Setting.LOG_TRANSFER, value, log.position()));
+      } else if (ErrorClassParser.atErrorClassSetting(in)) {
+        addSetting(settings, ErrorClassParser.errorClassSetting(in, start));
       } else {
         addSetting(settings, setting(start));
       }

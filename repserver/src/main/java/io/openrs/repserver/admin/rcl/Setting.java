@@ -22,6 +22,12 @@ public record Setting(String name, String value, int position) {
   /** The setting {@code alter connection ... set log transfer {on|off}} produces. */
   public static final String LOG_TRANSFER = "log transfer";
 
+  /**
+   * The setting {@code create/alter connection ... set error class [to] <class>} produces: the
+   * connection parameter {@code error_class}.
+   */
+  public static final String ERROR_CLASS = "error_class";
+
   /** What {@link #toString()} and every command's {@code toString()} print instead of a secret. */
   public static final String MASK = "***";
 

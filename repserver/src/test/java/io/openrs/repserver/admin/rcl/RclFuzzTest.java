@@ -40,6 +40,11 @@ class RclFuzzTest {
           "shutdown",
           "suspend",
           "sysadmin",
+          "assign",
+          "rs_delexception",
+          "rs_delexception_id",
+          "rs_helperror",
+          "rs_helpexception",
           "connection",
           "to",
           "from",
@@ -92,6 +97,16 @@ class RclFuzzTest {
           "not",
           "in",
           "add",
+          "action",
+          "error",
+          "class",
+          "template",
+          "ignore",
+          "retry_log",
+          "show_error_class",
+          "v",
+          "23505",
+          "40P01",
           "ds.db",
           "'v'",
           "\"Q\"",
@@ -108,6 +123,9 @@ class RclFuzzTest {
           "''",
           "'it''s'",
           "\"a\"\"b\"");
+
+  /** The first words of {@link #WORDS} are the words a command starts with. */
+  private static final int COMMAND_WORDS = 22;
 
   private final Random random = new Random(SEED);
 
@@ -132,7 +150,7 @@ class RclFuzzTest {
         "random words",
         true,
         r -> {
-          StringBuilder b = new StringBuilder(WORDS.get(r.nextInt(17)));
+          StringBuilder b = new StringBuilder(WORDS.get(r.nextInt(COMMAND_WORDS)));
           int n = r.nextInt(16);
           for (int i = 0; i < n; i++) {
             b.append(r.nextInt(4) == 0 ? "" : " ").append(WORDS.get(r.nextInt(WORDS.size())));

@@ -11,23 +11,28 @@ import io.openrs.repserver.admin.rcl.RclCommand.AdminDiskSpace;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminEcho;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminHealth;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminShowConnections;
+import io.openrs.repserver.admin.rcl.RclCommand.AdminShowErrorClass;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminStats;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminTicketHistory;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminVersion;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminWho;
 import io.openrs.repserver.admin.rcl.RclCommand.AdminWhoIsDown;
 import io.openrs.repserver.admin.rcl.RclCommand.AlterConnection;
+import io.openrs.repserver.admin.rcl.RclCommand.AlterErrorClass;
 import io.openrs.repserver.admin.rcl.RclCommand.AlterRepDef;
 import io.openrs.repserver.admin.rcl.RclCommand.AlterUserPassword;
+import io.openrs.repserver.admin.rcl.RclCommand.AssignAction;
 import io.openrs.repserver.admin.rcl.RclCommand.CheckSubscription;
 import io.openrs.repserver.admin.rcl.RclCommand.ConfigureServer;
 import io.openrs.repserver.admin.rcl.RclCommand.CreateConnection;
 import io.openrs.repserver.admin.rcl.RclCommand.CreateDatabaseRepDef;
+import io.openrs.repserver.admin.rcl.RclCommand.CreateErrorClass;
 import io.openrs.repserver.admin.rcl.RclCommand.CreateRepDef;
 import io.openrs.repserver.admin.rcl.RclCommand.CreateSubscription;
 import io.openrs.repserver.admin.rcl.RclCommand.CreateUser;
 import io.openrs.repserver.admin.rcl.RclCommand.DropConnection;
 import io.openrs.repserver.admin.rcl.RclCommand.DropDatabaseRepDef;
+import io.openrs.repserver.admin.rcl.RclCommand.DropErrorClass;
 import io.openrs.repserver.admin.rcl.RclCommand.DropRepDef;
 import io.openrs.repserver.admin.rcl.RclCommand.DropSubscription;
 import io.openrs.repserver.admin.rcl.RclCommand.DropUser;
@@ -36,8 +41,11 @@ import io.openrs.repserver.admin.rcl.RclCommand.ResumeConnection;
 import io.openrs.repserver.admin.rcl.RclCommand.ResumeDistributor;
 import io.openrs.repserver.admin.rcl.RclCommand.ResumeLogTransfer;
 import io.openrs.repserver.admin.rcl.RclCommand.Revoke;
+import io.openrs.repserver.admin.rcl.RclCommand.RsDelException;
 import io.openrs.repserver.admin.rcl.RclCommand.RsDumpStats;
 import io.openrs.repserver.admin.rcl.RclCommand.RsHelpCounter;
+import io.openrs.repserver.admin.rcl.RclCommand.RsHelpError;
+import io.openrs.repserver.admin.rcl.RclCommand.RsHelpException;
 import io.openrs.repserver.admin.rcl.RclCommand.RsHelpRep;
 import io.openrs.repserver.admin.rcl.RclCommand.RsHelpSub;
 import io.openrs.repserver.admin.rcl.RclCommand.RsTicket;
@@ -50,6 +58,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -97,6 +106,11 @@ class RclParserTest {
     String ac =
         "alter connection to pg1.sales set dsi_num_threads to '8', set log transfer off"
             + " set batch to on";
+    String ccEc =
+        "create connection to r.db using profile mariadb set server to 'h', set error class to"
+            + " My_EC";
+    String acEc = "alter connection to r.db set error class \"My EC\", set log transfer on";
+    String acEc2 = "alter connection to r.db set ERROR CLASS TO 'ec2'";
     String cs =
         "create subscription sub1 for orders_rd with replicate at pg2.sales"
             + " where region = 'EU''s' and amount > 10 with materialization";
@@ -395,6 +409,64 @@ class RclParserTest {
         Arguments.of("grant monitor to user", new Grant(RclRole.MONITOR, "user")),
         Arguments.of("revoke role monitor from ops", new Revoke(RclRole.MONITOR, "ops")),
         Arguments.of("revoke sa from user ops", new Revoke(RclRole.SA, "ops")),
+        // error classes, exceptions log
+        Arguments.of("create error class ec", new CreateErrorClass("ec", NONE)),
+        Arguments.of(
+            "CREATE ERROR CLASS \"Sales EC\" SET TEMPLATE TO rs_postgresql_error_class",
+            new CreateErrorClass("Sales EC", Optional.of("rs_postgresql_error_class"))),
+        Arguments.of(
+            "alter error class ec set template to rs_mariadb_error_class",
+            new AlterErrorClass("ec", "rs_mariadb_error_class")),
+        Arguments.of("drop error class ec", new DropErrorClass("ec")),
+        Arguments.of(
+            "assign action ignore for ec to 23505",
+            new AssignAction(RclErrorAction.IGNORE, "ec", List.of("23505"))),
+        Arguments.of(
+            "assign action retry_log for ec to '40001', 40p01, 1062, 23, HY000, 'hy001'",
+            new AssignAction(
+                RclErrorAction.RETRY_LOG,
+                "ec",
+                List.of("40001", "40P01", "1062", "23", "HY000", "HY001"))),
+        Arguments.of(
+            "assign action stop_replication for \"EC\" to 5185",
+            new AssignAction(RclErrorAction.STOP_REPLICATION, "EC", List.of("5185"))),
+        Arguments.of("admin show_error_class", new AdminShowErrorClass(NONE)),
+        Arguments.of("admin show_error_class ec", new AdminShowErrorClass(Optional.of("ec"))),
+        Arguments.of("admin show_error_class, \"EC\"", new AdminShowErrorClass(Optional.of("EC"))),
+        Arguments.of("rs_helperror 23505", new RsHelpError("23505", NONE, NONE)),
+        Arguments.of(
+            "rs_helperror '40p01', rds.rdb",
+            new RsHelpError("40P01", Optional.of("rds"), Optional.of("rdb"))),
+        Arguments.of("rs_helpexception", new RsHelpException(OptionalLong.empty(), false)),
+        Arguments.of("rs_helpexception 12", new RsHelpException(OptionalLong.of(12), false)),
+        Arguments.of(
+            "rs_helpexception 9000000000, v",
+            new RsHelpException(OptionalLong.of(9_000_000_000L), true)),
+        Arguments.of("rs_delexception 7", new RsDelException(7, 7)),
+        Arguments.of("rs_delexception_id 7", new RsDelException(7, 7)),
+        Arguments.of("rs_delexception_id 7, 9", new RsDelException(7, 9)),
+        Arguments.of(
+            ccEc,
+            new CreateConnection(
+                "r",
+                "db",
+                "mariadb",
+                List.of(
+                    new Setting("server", "h", ccEc.indexOf("server") + 1),
+                    new Setting("error_class", "my_ec", ccEc.indexOf("error class") + 1)),
+                false)),
+        Arguments.of(
+            acEc,
+            new AlterConnection(
+                "r",
+                "db",
+                List.of(
+                    new Setting("error_class", "My EC", acEc.indexOf("error class") + 1),
+                    new Setting("log transfer", "on", acEc.indexOf("log transfer") + 1)))),
+        Arguments.of(
+            acEc2,
+            new AlterConnection(
+                "r", "db", List.of(new Setting("error_class", "ec2", acEc2.indexOf("ERROR") + 1)))),
         Arguments.of("shutdown", new Shutdown()),
         Arguments.of("  shutdown ;  ", new Shutdown()));
   }
@@ -542,6 +614,13 @@ class RclParserTest {
     assertThat(RclParser.parse("admin stats, save, 20, 60").changesState()).isTrue();
     assertThat(RclParser.parse("shutdown").changesState()).isTrue();
     assertThat(RclParser.parse("grant monitor to u").changesState()).isTrue();
+    assertThat(RclParser.parse("admin show_error_class").changesState()).isFalse();
+    assertThat(RclParser.parse("rs_helperror 1062").changesState()).isFalse();
+    assertThat(RclParser.parse("rs_helpexception 1, v").changesState()).isFalse();
+    assertThat(RclParser.parse("rs_delexception 1").changesState()).isTrue();
+    assertThat(RclParser.parse("assign action log for ec to 1").changesState()).isTrue();
+    assertThat(RclParser.parse("create error class ec").commandTag())
+        .isEqualTo("CREATE ERROR CLASS");
   }
 
   /** Settings carry positions, which differ between a command and its canonical text. */

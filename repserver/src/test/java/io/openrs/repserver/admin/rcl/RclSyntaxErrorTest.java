@@ -13,9 +13,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RclSyntaxErrorTest {
 
   private static final String COMMANDS =
-      "a command (admin, alter, check, configure, create, drop, grant, resume, revoke,"
-          + " rs_dump_stats, rs_helpcounter, rs_helprep, rs_helpsub, rs_ticket, shutdown, suspend,"
-          + " sysadmin)";
+      "a command (admin, alter, assign, check, configure, create, drop, grant, resume, revoke,"
+          + " rs_delexception, rs_delexception_id, rs_dump_stats, rs_helpcounter, rs_helperror,"
+          + " rs_helpexception, rs_helprep, rs_helpsub, rs_ticket, shutdown, suspend, sysadmin)";
 
   private static RclSyntaxException fail(String text) {
     RclSyntaxException e =
@@ -56,8 +56,9 @@ class RclSyntaxErrorTest {
             7,
             "whoo",
             "syntax error at position 7: expected one of 'config', 'disk_space', 'echo', 'health',"
-                + " 'show_connections', 'statistics', 'stats', 'ticket_history', 'version', 'who' or"
-                + " 'who_is_down' after 'admin', found 'whoo'; did you mean 'who'?"),
+                + " 'show_connections', 'show_error_class', 'statistics', 'stats', 'ticket_history',"
+                + " 'version', 'who' or 'who_is_down' after 'admin', found 'whoo'; did you mean"
+                + " 'who'?"),
         Arguments.of(
             "sysadmin dump_quue, 101, 1",
             10,
@@ -215,7 +216,78 @@ class RclSyntaxErrorTest {
             "grant root to u",
             7,
             "root",
-            "syntax error at position 7: expected 'sa' or 'monitor' after 'grant', found 'root'"));
+            "syntax error at position 7: expected 'sa' or 'monitor' after 'grant', found 'root'"),
+        // error classes and the exceptions log
+        Arguments.of(
+            "create eror class ec",
+            8,
+            "eror",
+            "syntax error at position 8: expected one of 'connection', 'replication', 'database',"
+                + " 'subscription', 'user' or 'error' after 'create', found 'eror'; did you mean"
+                + " 'error'?"),
+        Arguments.of(
+            "create error class ec set templat to rs_postgresql_error_class",
+            27,
+            "templat",
+            "syntax error at position 27: expected 'template' after 'set', found 'templat'"),
+        Arguments.of(
+            "alter error class ec",
+            21,
+            "end of command",
+            "syntax error at position 21: expected 'set' after 'alter error class ec', found end"
+                + " of command"),
+        Arguments.of(
+            "assign action retry_stp for ec to 23505",
+            15,
+            "retry_stp",
+            "syntax error at position 15: expected one of 'ignore', 'warn', 'retry_log', 'log',"
+                + " 'retry_stop' or 'stop_replication' after 'assign action', found 'retry_stp';"
+                + " did you mean 'retry_stop'?"),
+        Arguments.of(
+            "assign action log for ec to 23505, 2350.5, 1062",
+            36,
+            "2350.5",
+            "syntax error at position 36: expected an error code (a vendor error number such as"
+                + " 1062, a five-character SQLSTATE such as 23505 or a two-character SQLSTATE class"
+                + " such as 23), found '2350.5'"),
+        Arguments.of(
+            "assign action log for ec to '0123'",
+            29,
+            "'0123'",
+            "syntax error at position 29: expected an error code (a vendor error number such as"
+                + " 1062, a five-character SQLSTATE such as 23505 or a two-character SQLSTATE class"
+                + " such as 23), found '0123'"),
+        Arguments.of(
+            "assign action log for ec to",
+            28,
+            "end of command",
+            "syntax error at position 28: expected an error code (a vendor error number such as"
+                + " 1062, a five-character SQLSTATE such as 23505 or a two-character SQLSTATE class"
+                + " such as 23) after 'to', found end of command"),
+        Arguments.of(
+            "assign action log for ec to 23505, '23505'",
+            36,
+            "'23505'",
+            "syntax error at position 36: error code 23505 is listed twice (first at position"
+                + " 29)"),
+        Arguments.of(
+            "rs_helpexception 12, verbose",
+            22,
+            "verbose",
+            "syntax error at position 22: expected 'v' (show the commands) after 'rs_helpexception"
+                + " 12,', found 'verbose'"),
+        Arguments.of(
+            "rs_delexception",
+            16,
+            "end of command",
+            "syntax error at position 16: expected an exceptions-log id (1 or more) after"
+                + " 'rs_delexception', found end of command"),
+        Arguments.of(
+            "rs_delexception_id 9, 3",
+            23,
+            "3",
+            "syntax error at position 23: expected a last id at or above the first (9), found"
+                + " '3'"));
   }
 
   @ParameterizedTest(name = "{0}")
