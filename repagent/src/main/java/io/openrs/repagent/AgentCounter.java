@@ -39,6 +39,11 @@ public enum AgentCounter {
       "Records read and not sent:"
           + " heartbeats, heartbeat table rows, empty transactions, records of kinds LTL has no"
           + " command for."),
+  RA_TICKETS(
+      "ra_tickets",
+      "tickets",
+      "rs_ticket markers read from the primary's log and turned into LTL tickets (also counted"
+          + " as processed)."),
   RA_BATCHES_SENT("ra_batches_sent", "batches", "LTL batches sent."),
   RA_BYTES_SENT("ra_bytes_sent", "bytes", "Bytes of LTL text sent."),
   RA_COMMANDS_SENT("ra_commands_sent", "commands", "LTL commands sent."),
