@@ -194,11 +194,12 @@ final class MariaDbDialect implements SourceDialect {
                 "SELECT 1 FROM information_schema.routines WHERE routine_schema = ? AND"
                     + " routine_name = 'rs_ticket' AND routine_type = 'PROCEDURE'",
                 db);
-    String what = quote(db) + ".`rs_ticket_marker`";
+    String what = "database " + quote(db);
     try (Statement s = c.createStatement()) {
       if (!schema) {
         s.execute("CREATE DATABASE IF NOT EXISTS " + quote(db));
       }
+      what = "table " + quote(db) + ".`rs_ticket_marker`";
       if (!table) {
         try {
           s.execute(RsTicket.mariaDbTable(db));
@@ -229,7 +230,7 @@ final class MariaDbDialect implements SourceDialect {
       throw new AgentException(
           AgentException.Code.SOURCE_SETUP,
           "cannot create "
-              + (what.startsWith("procedure") ? what : "table " + what)
+              + what
               + " (rs_ticket) as source_user "
               + source.user()
               + " (error "
