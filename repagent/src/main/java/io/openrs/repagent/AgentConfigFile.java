@@ -173,6 +173,13 @@ public final class AgentConfigFile {
       problems.add(where + ": heartbeat_table must be schema.table, got '" + heartbeat + "'");
       hb = new String[] {"public", "openrs_heartbeat"};
     }
+    String ticketSchema = r.string(AgentParameter.RS_TICKET_SCHEMA).strip();
+    if (ticketSchema.isEmpty()) {
+      ticketSchema = hb[0];
+    } else if (ticketSchema.length() > 63) {
+      problems.add(
+          where + ": rs_ticket_schema '" + ticketSchema + "' is longer than 63 characters");
+    }
     long serverId =
         r.string(AgentParameter.SERVER_ID).isEmpty()
             ? 5400 + Math.floorMod(agent.hashCode(), 1000)
@@ -202,6 +209,8 @@ public final class AgentConfigFile {
             publication,
             hb[0],
             hb[1],
+            ticketSchema,
+            r.onOff(AgentParameter.RS_TICKET_CREATE),
             serverId,
             tables,
             r.onOff(AgentParameter.SNAPSHOT));

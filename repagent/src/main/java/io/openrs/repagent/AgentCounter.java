@@ -37,8 +37,14 @@ public enum AgentCounter {
       "ra_log_records_skipped",
       "records",
       "Records read and not sent:"
-          + " heartbeats, heartbeat table rows, empty transactions, records of kinds LTL has no"
-          + " command for."),
+          + " heartbeats, heartbeat table rows, rs_ticket marker rows other than inserts, logical"
+          + " decoding messages that are not tickets, empty transactions, records of kinds LTL"
+          + " has no command for."),
+  RA_TICKETS(
+      "ra_tickets",
+      "tickets",
+      "rs_ticket markers read from the primary's log and turned into LTL tickets (also counted"
+          + " as processed)."),
   RA_BATCHES_SENT("ra_batches_sent", "batches", "LTL batches sent."),
   RA_BYTES_SENT("ra_bytes_sent", "bytes", "Bytes of LTL text sent."),
   RA_COMMANDS_SENT("ra_commands_sent", "commands", "LTL commands sent."),

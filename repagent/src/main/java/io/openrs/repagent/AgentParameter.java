@@ -47,6 +47,18 @@ public enum AgentParameter {
       "Table the agent writes a heartbeat row to, so an idle primary's log is released"
           + " (default `public.openrs_heartbeat` on PostgreSQL, `<source_database>.openrs_heartbeat`"
           + " on MariaDB/MySQL); created when absent. Its changes are never sent."),
+  RS_TICKET_SCHEMA(
+      "rs_ticket_schema",
+      "",
+      "Schema (PostgreSQL) or database (MariaDB/MySQL) of the `rs_ticket` function or procedure"
+          + " (and on MariaDB/MySQL of its marker table `rs_ticket_marker`); default the schema of"
+          + " `heartbeat_table`."),
+  RS_TICKET_CREATE(
+      "rs_ticket_create",
+      "on",
+      "`on`: create `rs_ticket` in the primary at start when absent (failing with a message"
+          + " naming the missing privilege); `off`: the DBA creates it. Tickets are sent either"
+          + " way."),
   SERVER_ID(
       "server_id",
       "",

@@ -71,6 +71,8 @@ public record AgentSettings(
    * @param publicationName PostgreSQL publication
    * @param heartbeatSchema schema (database) of the heartbeat table
    * @param heartbeatTable the heartbeat table
+   * @param ticketSchema schema (database) of {@code rs_ticket} and its marker table
+   * @param createTicket whether the agent creates {@code rs_ticket} when absent
    * @param serverId MariaDB/MySQL replica server id
    * @param tableIncludeList {@code schema.table} patterns ({@code %} = any run); empty = all
    * @param snapshot whether a first start reads the tables first
@@ -86,6 +88,8 @@ public record AgentSettings(
       String publicationName,
       String heartbeatSchema,
       String heartbeatTable,
+      String ticketSchema,
+      boolean createTicket,
       long serverId,
       List<String> tableIncludeList,
       boolean snapshot) {
@@ -115,6 +119,9 @@ public record AgentSettings(
           + heartbeatSchema
           + "."
           + heartbeatTable
+          + ", rs_ticket="
+          + ticketSchema
+          + (createTicket ? "" : " (not created)")
           + ", tables="
           + tableIncludeList
           + ", snapshot="

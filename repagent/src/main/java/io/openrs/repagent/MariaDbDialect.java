@@ -35,6 +35,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  */
 final class MariaDbDialect implements SourceDialect {
 
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(MariaDbDialect.class);
   static final int PREFIX_BYTES = 12;
 
   private final AgentSettings settings;
@@ -160,11 +162,138 @@ final class MariaDbDialect implements SourceDialect {
               e);
         }
       }
+      if (source.createTicket()) {
+        ensureTicketObjects(c);
+      }
     } catch (SQLException e) {
       throw new AgentException(
           AgentException.Code.SOURCE_UNAVAILABLE, "checking the primary: " + e.getMessage(), e);
     }
   }
+
+  /**
+   * Creates the database {@code rs_ticket_schema}, table {@code rs_ticket_marker} and procedure
+   * {@code rs_ticket} when absent ({@link RsTicket}); only what is missing, since MariaDB writes
+   * even a no-op {@code CREATE ... IF NOT EXISTS} to the binlog.
+   */
+  private void ensureTicketObjects(Connection c) throws SQLException {
+    String db = source.ticketSchema();
+    boolean schema =
+        exists(c, "SELECT 1 FROM information_schema.schemata WHERE schema_name = ?", db);
+    boolean table =
+        schema
+            && exists(
+                c,
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name ="
+                    + " 'rs_ticket_marker'",
+                db);
+    boolean procedure =
+        schema
+            && exists(
+                c,
+                "SELECT 1 FROM information_schema.routines WHERE routine_schema = ? AND"
+                    + " routine_name = 'rs_ticket' AND routine_type = 'PROCEDURE'",
+                db);
+    String what = "database " + quote(db);
+    try (Statement s = c.createStatement()) {
+      if (!schema) {
+        s.execute("CREATE DATABASE IF NOT EXISTS " + quote(db));
+      }
+      what = "table " + quote(db) + ".`rs_ticket_marker`";
+      if (!table) {
+        try {
+          s.execute(RsTicket.mariaDbTable(db));
+        } catch (SQLException e) {
+          if (e.getErrorCode() != 1050) { // ER_TABLE_EXISTS_ERROR: created meanwhile
+            throw e;
+          }
+        }
+      }
+      what = "procedure " + quote(db) + ".`rs_ticket`";
+      if (!procedure) {
+        try {
+          s.execute(RsTicket.mariaDbProcedure(db));
+          LOG.info(
+              "agent {}: created procedure {}.rs_ticket and table {}.rs_ticket_marker (rs_ticket)",
+              settings.agentName(),
+              db,
+              db);
+        } catch (SQLException e) {
+          if (e.getErrorCode() != 1304) { // ER_SP_ALREADY_EXISTS: created meanwhile
+            throw e;
+          }
+        }
+      }
+    } catch (SQLException e) {
+      int code = e.getErrorCode();
+      boolean denied = code == 1044 || code == 1142 || code == 1227 || code == 1370;
+      throw new AgentException(
+          AgentException.Code.SOURCE_SETUP,
+          "cannot create "
+              + what
+              + " (rs_ticket) as source_user "
+              + source.user()
+              + " (error "
+              + code
+              + "): "
+              + e.getMessage()
+              + "; "
+              + (denied
+                  ? "source_user needs CREATE, CREATE ROUTINE, SELECT, INSERT and DELETE on "
+                      + quote(db)
+                      + " (GRANT CREATE, CREATE ROUTINE, SELECT, INSERT, DELETE ON "
+                      + quote(db)
+                      + ".* TO ...), or set rs_ticket_schema to a database where it has them"
+                  : "fix the cause")
+              + ", or create them yourself (docs/repagent.md, rs_ticket) and set"
+              + " rs_ticket_create = off",
+          e);
+    }
+  }
+
+  private static boolean exists(Connection c, String sql, String arg) throws SQLException {
+    try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, arg);
+      try (ResultSet r = ps.executeQuery()) {
+        return r.next();
+      }
+    }
+  }
+
+  /**
+   * Whether a DDL statement from the binlog is about the rs_ticket objects in {@code ticketDb}
+   * (never sent): on table {@code rs_ticket_marker}, or creating, altering or dropping procedure
+   * {@code rs_ticket}.
+   *
+   * @param table the table Debezium names for the statement, or null
+   * @param tableDb the database of that table, or null
+   * @param databaseName the database the statement ran in, or null
+   */
+  static boolean isTicketDdl(
+      String ticketDb, String table, String tableDb, String databaseName, String ddl) {
+    if (RsTicket.MARKER_TABLE.equals(table)
+        && ticketDb.equals(tableDb == null ? databaseName : tableDb)) {
+      return true;
+    }
+    java.util.regex.Matcher m = TICKET_PROCEDURE_DDL.matcher(ddl == null ? "" : ddl);
+    if (!m.find()) {
+      return false;
+    }
+    String db = m.group(1);
+    if (db == null) {
+      return ticketDb.equals(databaseName);
+    }
+    if (db.startsWith("`")) {
+      db = db.substring(1, db.length() - 1).replace("``", "`");
+    }
+    return ticketDb.equals(db);
+  }
+
+  private static final java.util.regex.Pattern TICKET_PROCEDURE_DDL =
+      java.util.regex.Pattern.compile(
+          "^\\s*(?:CREATE|DROP|ALTER)\\b[^(]*?\\bPROCEDURE\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?"
+              + "(?:(`(?:[^`]|``)+`|\\w+)\\s*\\.\\s*)?(?:`rs_ticket`|rs_ticket)(?=[\\s(;]|$)",
+          java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
 
   private boolean heartbeatTableExists(Connection c) throws SQLException {
     try (java.sql.PreparedStatement ps =
@@ -182,7 +311,7 @@ final class MariaDbDialect implements SourceDialect {
     return quote(source.heartbeatSchema()) + "." + quote(source.heartbeatTable());
   }
 
-  private static String quote(String s) {
+  static String quote(String s) {
     return "`" + s.replace("`", "``") + "`";
   }
 
@@ -230,6 +359,12 @@ final class MariaDbDialect implements SourceDialect {
               + settings.agentName().replace("'", "''")
               + "', NOW(6)) ON DUPLICATE KEY UPDATE beat = VALUES(beat)");
     }
+    if (!databases.isEmpty() && !databases.contains(source.ticketSchema())) {
+      databases.add(source.ticketSchema());
+    }
+    if (!tables.isEmpty()) {
+      tables.add(source.ticketSchema() + "." + RsTicket.MARKER_TABLE);
+    }
     if (!databases.isEmpty()) {
       p.setProperty("database.include.list", PostgresDialect.includeRegex(databases));
     }
@@ -268,6 +403,8 @@ final class MariaDbDialect implements SourceDialect {
     private final String schemaTopic;
     private final TableName heartbeat =
         new TableName(source.heartbeatSchema(), source.heartbeatTable());
+    private final TableName ticketTable =
+        new TableName(source.ticketSchema(), RsTicket.MARKER_TABLE);
     private byte[] openPrefix;
     private boolean snapshotOpen;
 
@@ -316,11 +453,14 @@ final class MariaDbDialect implements SourceDialect {
       }
       Struct src = value.getStruct("source");
       TableName table = new TableName(src.getString("db"), src.getString("table"));
+      String op = value.getString("op");
       if (table.equals(heartbeat)) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
-        return !out.inTransaction();
+        return op.equals("r") ? skippedSnapshotRow(value, offset) : !out.inTransaction();
       }
-      String op = value.getString("op");
+      if (table.equals(ticketTable)) {
+        return ticketRow(value, op, offset);
+      }
       if (op.equals("r")) {
         return snapshotRow(value, table, offset);
       }
@@ -360,6 +500,75 @@ final class MariaDbDialect implements SourceDialect {
     }
 
     /**
+     * A change to the marker table: an insert is a ticket at its place in the transaction; updates,
+     * deletes (the procedure's clean-up) and snapshot rows are never sent.
+     */
+    private boolean ticketRow(Struct value, String op, Map<String, ?> offset)
+        throws InterruptedException {
+      if (op.equals("r")) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return skippedSnapshotRow(value, offset);
+      }
+      if (!op.equals("c") || !out.inTransaction()) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      Struct after = value.getStruct("after");
+      List<String> headers =
+          RsTicket.headers(
+              text(after, "h1"), text(after, "h2"), text(after, "h3"), text(after, "h4"));
+      Instant pdb = pdbTime(after, offset);
+      out.add((t, o) -> new LtlCommand.Ticket(t, o, pdb, headers));
+      counters.increment(AgentCounter.RA_TICKETS);
+      counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+      return false;
+    }
+
+    private String text(Struct row, String column) {
+      if (row.schema().field(column) == null) {
+        return null;
+      }
+      Object v = row.get(column);
+      return v == null ? null : v.toString();
+    }
+
+    /** {@code pdb_time} (a UTC DATETIME) as Debezium delivers it; the commit time otherwise. */
+    private Instant pdbTime(Struct row, Map<String, ?> offset) {
+      org.apache.kafka.connect.data.Field f = row.schema().field("pdb_time");
+      Object v = f == null ? null : row.get(f);
+      if (!(v instanceof Number n)) {
+        return seconds(offset);
+      }
+      String type = f.schema().name() == null ? "" : f.schema().name();
+      switch (type) {
+        case "io.debezium.time.Timestamp":
+          return Instant.ofEpochMilli(n.longValue());
+        case "io.debezium.time.NanoTimestamp":
+          return RsTicket.ofMicros(Math.floorDiv(n.longValue(), 1000L));
+        default:
+          return RsTicket.ofMicros(n.longValue());
+      }
+    }
+
+    /**
+     * A snapshot row of a table whose rows are never sent (heartbeat, rs_ticket markers): still
+     * ends the snapshot when it is the last row.
+     */
+    private boolean skippedSnapshotRow(Struct value, Map<String, ?> offset)
+        throws InterruptedException {
+      Struct src = value.getStruct("source");
+      if (!"last".equals(src.getString("snapshot"))) {
+        return false;
+      }
+      if (snapshotOpen) {
+        out.commit(openPrefix, seconds(offset));
+        openPrefix = null;
+        snapshotOpen = false;
+      }
+      return !out.inTransaction();
+    }
+
+    /**
      * A DDL statement from the binlog: its own transaction (DDL commits implicitly). Schema records
      * of Debezium's schema snapshot (DROP/CREATE of the captured tables) are not sent.
      */
@@ -374,6 +583,11 @@ final class MariaDbDialect implements SourceDialect {
       String db = value.getString("databaseName");
       if (source.heartbeatTable().equals(src.getString("table"))
           && source.heartbeatSchema().equals(src.getString("db"))) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      if (isTicketDdl(
+          source.ticketSchema(), src.getString("table"), src.getString("db"), db, ddl)) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
         return !out.inTransaction();
       }

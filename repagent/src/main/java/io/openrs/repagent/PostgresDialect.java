@@ -47,6 +47,8 @@ final class PostgresDialect implements SourceDialect {
 
   private final AgentSettings settings;
   private final AgentSettings.SourceSettings source;
+  private final java.util.Set<String> loggedOnce =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   PostgresDialect(AgentSettings settings) {
     this.settings = settings;
@@ -184,8 +186,108 @@ final class PostgresDialect implements SourceDialect {
               e);
         }
       }
+      if (source.createTicket()) {
+        ensureTicketFunction(c);
+      }
     } catch (SQLException e) {
       throw classify(e);
+    }
+  }
+
+  /**
+   * Creates {@code rs_ticket(h1, h2, h3, h4)} in {@code rs_ticket_schema} when absent ({@link
+   * RsTicket}); an existing one is left as it is.
+   */
+  private void ensureTicketFunction(Connection c) throws SQLException {
+    String schema = source.ticketSchema();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+                + " WHERE n.nspname = ? AND p.proname = 'rs_ticket'"
+                + " AND oidvectortypes(p.proargtypes) = 'text, text, text, text'")) {
+      ps.setString(1, schema);
+      try (ResultSet r = ps.executeQuery()) {
+        if (r.next()) {
+          return;
+        }
+      }
+    }
+    String fn = quoteIdent(schema) + ".rs_ticket(text, text, text, text)";
+    c.setAutoCommit(false);
+    try (Statement s = c.createStatement()) {
+      s.execute(RsTicket.postgresFunction(schema));
+      s.execute(RsTicket.postgresComment(schema));
+      c.commit();
+      LOG.info(
+          "agent {}: created function {} in {} (rs_ticket)",
+          settings.agentName(),
+          fn,
+          source.database());
+    } catch (SQLException e) {
+      try {
+        c.rollback();
+      } catch (SQLException ignored) {
+        LOG.debug("rollback after a failed create of {}: {}", fn, ignored.toString());
+      }
+      String state = e.getSQLState() == null ? "" : e.getSQLState();
+      if (state.equals("42723") || state.equals("23505")) {
+        return; // created at the same time by another session
+      }
+      if (state.startsWith("08")) {
+        throw classify(e);
+      }
+      String fix;
+      if (state.equals("3F000")) {
+        fix =
+            "rs_ticket_schema "
+                + schema
+                + " does not exist in "
+                + source.database()
+                + ": create it or set rs_ticket_schema to another schema";
+      } else if (state.equals("42501")) {
+        fix =
+            "source_user '"
+                + source.user()
+                + "' needs the CREATE privilege on schema "
+                + schema
+                + " (GRANT CREATE ON SCHEMA "
+                + quoteIdent(schema)
+                + " TO "
+                + quoteIdent(source.user())
+                + "), or set rs_ticket_schema to a schema it may create in";
+      } else {
+        fix = "fix the cause";
+      }
+      throw new AgentException(
+          AgentException.Code.SOURCE_SETUP,
+          "cannot create function "
+              + fn
+              + " (rs_ticket) in "
+              + source.database()
+              + " as source_user '"
+              + source.user()
+              + "' (SQLSTATE "
+              + state
+              + "): "
+              + e.getMessage()
+              + "; "
+              + fix
+              + ", or create the function yourself (docs/repagent.md, rs_ticket) and set"
+              + " rs_ticket_create = off",
+          e);
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  /** Logs {@code message} at {@code warn} or INFO the first time {@code key} is seen. */
+  private void once(String key, boolean warn, String message, Object... args) {
+    if (loggedOnce.add(key)) {
+      if (warn) {
+        LOG.warn(message, args);
+      } else {
+        LOG.info(message, args);
+      }
     }
   }
 
@@ -272,6 +374,7 @@ final class PostgresDialect implements SourceDialect {
     private final Map<TableName, Boolean> fullIdentity = new HashMap<>();
     private final TableName heartbeat =
         new TableName(source.heartbeatSchema(), source.heartbeatTable());
+    private final String ticketPrefix = RsTicket.messagePrefix(source.ticketSchema());
     private Connection catalog;
     private boolean snapshotOpen;
 
@@ -312,12 +415,15 @@ final class PostgresDialect implements SourceDialect {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
         return !out.inTransaction();
       }
+      if (value.schema().field("message") != null) {
+        return message(value);
+      }
       Struct src = value.getStruct("source");
       TableName table = new TableName(src.getString("schema"), src.getString("table"));
       String op = value.getString("op");
       if (table.equals(heartbeat)) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
-        return !out.inTransaction();
+        return op.equals("r") ? skippedSnapshotRow(value, offset) : !out.inTransaction();
       }
       if (op.equals("r")) {
         return snapshotRow(record, value, table, offset);
@@ -328,6 +434,66 @@ final class PostgresDialect implements SourceDialect {
             "change to " + table + " outside a transaction (provide.transaction.metadata is off?)");
       }
       addChange(record, value, table, op);
+      counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+      return false;
+    }
+
+    /**
+     * A logical decoding message (Debezium's {@code op = m} record): a transactional one with this
+     * agent's rs_ticket prefix becomes an LTL ticket at its place in the transaction; any other is
+     * skipped (logged once).
+     */
+    private boolean message(Struct value) {
+      Struct msg = value.getStruct("message");
+      Struct src = value.getStruct("source");
+      String prefix = msg.getString("prefix");
+      Object lsn = src.schema().field("lsn") == null ? null : src.get("lsn");
+      Object txId = src.schema().field("txId") == null ? null : src.get("txId");
+      if (!ticketPrefix.equals(prefix)) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        once(
+            "prefix",
+            false,
+            "agent {}: logical decoding messages with prefix '{}' (first at LSN {}) are not"
+                + " tickets of this agent (prefix '{}'); they and other prefixes are skipped"
+                + " (logged once)",
+            settings.agentName(),
+            prefix,
+            lsn,
+            ticketPrefix);
+        return !out.inTransaction();
+      }
+      if (txId == null || !out.inTransaction()) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        once(
+            "non-transactional",
+            true,
+            "agent {}: a non-transactional logical decoding message with the rs_ticket prefix"
+                + " '{}' at LSN {} is skipped: tickets travel inside their transaction"
+                + " (rs_ticket emits transactional messages); further ones are skipped"
+                + " silently",
+            settings.agentName(),
+            prefix,
+            lsn);
+        return !out.inTransaction();
+      }
+      RsTicket.Payload ticket;
+      try {
+        ticket = RsTicket.parse(bytesOf(msg.get("content")));
+      } catch (IllegalArgumentException e) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        LOG.warn(
+            "agent {}: the logical decoding message with the rs_ticket prefix '{}' at LSN {} in"
+                + " transaction {} is not a ticket written by rs_ticket ({}); skipped",
+            settings.agentName(),
+            prefix,
+            lsn,
+            txId,
+            e.getMessage());
+        return false;
+      }
+      out.add((t, o) -> new LtlCommand.Ticket(t, o, ticket.pdbTime(), ticket.headers()));
+      counters.increment(AgentCounter.RA_TICKETS);
       counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
       return false;
     }
@@ -395,14 +561,33 @@ final class PostgresDialect implements SourceDialect {
       Struct src = value.getStruct("source");
       String marker = src.getString("snapshot");
       if ("last".equals(marker)) {
-        // The snapshot's position is the slot's consistent point: every streamed transaction
-        // commits after it, so the snapshot's OQIDs sort before theirs.
-        byte[] prefix = ByteBuffer.allocate(PREFIX_BYTES).putLong(longOf(offset, "lsn")).array();
-        out.commit(prefix, micros(offset));
-        snapshotOpen = false;
+        finishSnapshot(offset);
         return true;
       }
       return false;
+    }
+
+    /**
+     * A snapshot row of a table whose rows are never sent (the heartbeat table): still ends the
+     * snapshot when it is the last row.
+     */
+    private boolean skippedSnapshotRow(Struct value, Map<String, ?> offset)
+        throws InterruptedException {
+      if (!"last".equals(value.getStruct("source").getString("snapshot"))) {
+        return false;
+      }
+      if (snapshotOpen) {
+        finishSnapshot(offset);
+      }
+      return !out.inTransaction();
+    }
+
+    private void finishSnapshot(Map<String, ?> offset) throws InterruptedException {
+      // The snapshot's position is the slot's consistent point: every streamed transaction
+      // commits after it, so the snapshot's OQIDs sort before theirs.
+      byte[] prefix = ByteBuffer.allocate(PREFIX_BYTES).putLong(longOf(offset, "lsn")).array();
+      out.commit(prefix, micros(offset));
+      snapshotOpen = false;
     }
 
     private boolean isFullIdentity(TableName table) {
@@ -444,6 +629,31 @@ final class PostgresDialect implements SourceDialect {
         }
       }
     }
+  }
+
+  /**
+   * Debezium's bytes ({@code binary.handling.mode = bytes}).
+   *
+   * @throws IllegalArgumentException when {@code v} is not bytes
+   */
+  static byte[] bytesOf(Object v) {
+    if (v instanceof byte[] b) {
+      return b;
+    }
+    if (v instanceof ByteBuffer bb) {
+      ByteBuffer d = bb.duplicate();
+      byte[] b = new byte[d.remaining()];
+      d.get(b);
+      return b;
+    }
+    if (v == null) {
+      return new byte[0];
+    }
+    throw new IllegalArgumentException(
+        "content arrived as "
+            + v.getClass().getSimpleName()
+            + ", not bytes (was"
+            + " binary.handling.mode overridden?)");
   }
 
   static long longOf(Map<String, ?> offset, String key) {

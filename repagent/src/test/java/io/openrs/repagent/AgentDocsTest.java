@@ -53,6 +53,14 @@ class AgentDocsTest {
   }
 
   @Test
+  void theRsTicketStatementsInTheDocsAreTheOnesTheAgentRuns() throws Exception {
+    String doc = Files.readString(ROOT.resolve("docs/repagent.md"), StandardCharsets.UTF_8);
+    assertThat(doc)
+        .contains(RsTicket.postgresFunction("public") + ";\n" + RsTicket.postgresComment("public"))
+        .contains(RsTicket.mariaDbTable("sales") + ";\n" + RsTicket.mariaDbProcedure("sales"));
+  }
+
+  @Test
   void theExampleConfigurationParses() throws Exception {
     Path cfg = ROOT.resolve("etc/repagent.cfg");
     AgentSettings s =
