@@ -31,6 +31,7 @@ import io.openrs.queue.StableQueue;
 import io.openrs.queue.WriteFlush;
 import io.openrs.queue.file.FileQueueManager;
 import io.openrs.repserver.admin.AdminService;
+import io.openrs.repserver.admin.ErrorClassCommands;
 import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.dist.OutboundQueue;
 import io.openrs.repserver.dist.WhereClause;
@@ -143,7 +144,12 @@ public final class ReplicationServer implements AutoCloseable {
               registry,
               Clock.SYSTEM);
       this.queues = q;
-      this.dsis = new ReplicateDsis(rssd, parameters, registry, name -> Optional.empty());
+      this.dsis =
+          new ReplicateDsis(
+              rssd,
+              parameters,
+              registry,
+              name -> rssd.errorClasses().find(name).map(ErrorClassCommands::toDsi));
       this.rssdWriter =
           Executors.newSingleThreadScheduledExecutor(
               r -> {

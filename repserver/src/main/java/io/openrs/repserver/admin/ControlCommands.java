@@ -102,8 +102,11 @@ final class ControlCommands {
       purge(d);
     } else if (c instanceof RclCommand.RsTicket) {
       throw new UnsupportedOperationException(
-          "rs_ticket is issued at the primary database and travels with its log (the replication"
-              + " agent turns it into an LTL ticket); the agent is not available yet");
+          "rs_ticket is issued in the primary database and travels with its log: on PostgreSQL"
+              + " SELECT <schema>.rs_ticket('h1' [, 'h2' [, 'h3' [, 'h4']]]), on MariaDB/MySQL"
+              + " CALL <schema>.rs_ticket('h1', 'h2', NULL, NULL) (all four arguments); <schema>"
+              + " is the agent's rs_ticket_schema, by default the schema of its heartbeat_table;"
+              + " see docs/repagent.md#rs_ticket");
     } else if (c instanceof RclCommand.Shutdown) {
       // Stop once the answer is on the wire, on a thread of its own: closing the server closes
       // the admin port this session runs on.

@@ -25,7 +25,7 @@ import java.util.Optional;
  * names a class that exists. The classes live in the RSSD ({@code rs_classes}, {@code
  * rs_erroractions}); the DSI reads a connection's class when the connection starts or resumes.
  */
-final class ErrorClassCommands {
+public final class ErrorClassCommands {
 
   /** The connection parameter (and setting) that names a connection's error class. */
   static final String ERROR_CLASS = Setting.ERROR_CLASS;
@@ -210,7 +210,8 @@ final class ErrorClassCommands {
   }
 
   /** The DSI's view of a stored class. */
-  static ErrorClass toDsi(ErrorClassDef d) {
+  /** The DSI's form of a stored error class (action labels parsed). */
+  public static ErrorClass toDsi(ErrorClassDef d) {
     Map<String, ErrorAction> actions = new LinkedHashMap<>();
     d.actions().forEach((code, action) -> actions.put(code, ErrorAction.parse(action)));
     return new ErrorClass(d.name(), actions);

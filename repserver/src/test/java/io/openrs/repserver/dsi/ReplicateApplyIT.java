@@ -334,6 +334,40 @@ class ReplicateApplyIT {
   }
 
   @Test
+  void theConnectionsErrorClassDecidesTheActionAndLogLeavesTheConnectionApplying()
+      throws Exception {
+    start(Map.of());
+    adminExec("create error class dup_log set template to rs_postgresql_error_class");
+    adminExec("assign action log for dup_log to '23505'");
+    adminExec("suspend connection to " + conn());
+    adminExec("alter connection to " + conn() + " set error class to dup_log");
+    adminExec("resume connection to " + conn());
+    replicate.exec("INSERT INTO public.orders VALUES (5, 'XX', 'already here')");
+    List<LtlCommand> stream = new ArrayList<>(insertTx(1));
+    List<LtlCommand> failing = insertTx(4, 5);
+    Oqid failingCommit = ((LtlCommand.InTransaction) failing.get(failing.size() - 1)).oqid();
+    stream.addAll(failing);
+    stream.addAll(insertTx(7));
+    send(stream);
+
+    await()
+        .atMost(WAIT)
+        .until(
+            this::replicateOrders,
+            rows -> rows.equals(List.of("1|EU|n1", "5|XX|already here", "7|EU|n7")));
+    int replicateId = server.requireConnection("rds", replicate.name()).id();
+    List<ExceptionEntry> logged = server.rssd().exceptions().list(replicateId, 10);
+    assertThat(logged)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.originOqid()).isEqualTo(failingCommit.toBytes());
+              assertThat(e.error()).contains("error action").contains("23505");
+            });
+    assertThat(adminRows("admin who, dsi")).singleElement().asString().contains("|Active|");
+  }
+
+  @Test
   void suspendHoldsChangesInTheQueueAndResumeAppliesThemWithAlteredParameters() throws Exception {
     start(Map.of());
     send(insertTx(1));
