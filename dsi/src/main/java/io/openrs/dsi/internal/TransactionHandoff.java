@@ -38,7 +38,9 @@ final class TransactionHandoff {
     long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     lock.lock();
     try {
-      while (!closed && bytes > 0 && bytes + t.bytes() > maxBytes) {
+      // a streamed transaction (0 bytes: its stream counts its commands) never waits: what it
+      // already holds can only be taken once it is here
+      while (!closed && t.bytes() > 0 && bytes > 0 && bytes + t.bytes() > maxBytes) {
         if (nanos <= 0) {
           return false;
         }

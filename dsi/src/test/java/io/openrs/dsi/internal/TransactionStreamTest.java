@@ -278,6 +278,35 @@ class TransactionStreamTest {
   }
 
   @Test
+  void aStreamHoldingMoreThanTheBudgetIsStillHandedOn() throws Exception {
+    TransactionHandoff handoff = new TransactionHandoff(100);
+    List<InTransaction> body = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      body.add(insert(8, 800 + i));
+    }
+    TransactionStream s =
+        new TransactionStream(
+            "test",
+            q.queue(),
+            handoff,
+            meters,
+            stopping::get,
+            true,
+            101,
+            begin(8, 800),
+            new QueuePosition(0, 0, 0),
+            new QueuePosition(0, 0, 20),
+            body,
+            1000);
+    assertThat(handoff.bytes()).isEqualTo(1000);
+    // its commands are only taken once it is in the hand-off: it never waits for room
+    assertThat(handoff.offer(SourceTransaction.streamed(1, s), 10)).isTrue();
+    assertThat(handoff.takeGroup((g, n) -> false, 10)).singleElement().isNotNull();
+    s.detach();
+    assertThat(handoff.bytes()).isZero();
+  }
+
+  @Test
   void aDetachedStreamIsReadAgainFromTheQueueCommandForCommand() throws Exception {
     assembler(5, 1 << 20);
     List<LtlCommand> large = run(6, 600, 300, true);
