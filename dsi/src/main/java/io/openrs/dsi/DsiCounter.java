@@ -128,14 +128,48 @@ public enum DsiCounter {
       false,
       "Transactions rolled back because an earlier one running beside them failed; they are"
           + " applied again in commit order."),
+  ALL_LARGE_THREADS_IN_USE(
+      "AllLargeThreadsInUse",
+      Module.DSI,
+      Kind.COUNTER,
+      "events",
+      true,
+      "Times a large transaction could start but every large-transaction thread"
+          + " (dsi_num_large_xact_threads) was busy: it waited for its commit and was applied as a"
+          + " normal one, its commands read again from the outbound queue."),
+  LARGE_STREAMED(
+      "DSILargeTransStreamed",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Large transactions started on a large-transaction thread before their commit was read,"
+          + " their commands applied as they were read."),
+  LARGE_ROLLED_BACK(
+      "DSILargeTransRolledBack",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Streamed large transactions rolled back at the replicate because their run turned out"
+          + " unfinished (dropped: DIST wrote it again) or rolled back at the primary."),
+  LARGE_REREAD(
+      "DSILargeTransReread",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "Times the commands of a large transaction were read again from the outbound queue (it"
+          + " is never held whole in memory): applied after a failure, with no large-transaction"
+          + " thread free, read again after a restart, or written to the exceptions log."),
   HANDOFF_BYTES(
       "DSIHandoffBytes",
       Module.DSI,
       Kind.GAUGE,
       "bytes",
       false,
-      "Bytes of read transactions waiting for a DSIEXEC thread (bounded by"
-          + " dsi_sqt_max_cache_size)."),
+      "Bytes of read transactions waiting for a DSIEXEC thread, the buffered commands of a"
+          + " streamed large transaction included (bounded by dsi_sqt_max_cache_size)."),
 
   COMMITS_READ(
       "CommitsRead",

@@ -41,6 +41,9 @@ import java.util.TreeMap;
  * @param applyDdl whether DDL commands are applied (the connection opts in); otherwise they are
  *     counted and skipped
  * @param errorClass the connection's error class, over the dialect's defaults
+ * @param numLargeXactThreads {@code dsi_num_large_xact_threads}: of the {@code numThreads} threads,
+ *     how many are kept for large transactions, which start before their commit is read (parallel
+ *     DSI only; less than {@code numThreads} unless 0)
  */
 public record DsiSettings(
     int numThreads,
@@ -63,7 +66,8 @@ public record DsiSettings(
     boolean suspendOnGroupFailure,
     boolean rsTicketReport,
     boolean applyDdl,
-    ErrorClass errorClass) {
+    ErrorClass errorClass,
+    int numLargeXactThreads) {
 
   /** The parameter that opts a connection in to DDL, read when the catalogue has it. */
   public static final String APPLY_DDL_PARAMETER = "dsi_apply_ddl";
@@ -81,6 +85,16 @@ public record DsiSettings(
     check(sqtMaxCacheBytes >= 1, "dsi_sqt_max_cache_size", sqtMaxCacheBytes, ">= 1");
     Objects.requireNonNull(isolationLevel, "isolationLevel");
     Objects.requireNonNull(errorClass, "errorClass");
+    check(numLargeXactThreads >= 0, "dsi_num_large_xact_threads", numLargeXactThreads, ">= 0");
+    if (numLargeXactThreads > 0 && numLargeXactThreads >= numThreads) {
+      throw new IllegalArgumentException(
+          "dsi_num_large_xact_threads is "
+              + numLargeXactThreads
+              + ", expected less than dsi_num_threads ("
+              + numThreads
+              + "): the large-transaction threads are part of dsi_num_threads, and at least one"
+              + " thread must remain for the other transactions");
+    }
     commandConvert = Collections.unmodifiableSet(copy(commandConvert));
     Map<String, Set<CommandConversion>> tables = new TreeMap<>();
     tableCommandConvert.forEach((t, c) -> tables.put(t, Collections.unmodifiableSet(copy(c))));
@@ -133,7 +147,8 @@ public record DsiSettings(
         values.getInt("dsi_retry") == 1,
         values.getBoolean("dsi_rs_ticket_report"),
         applyDdl,
-        ErrorClass.none());
+        ErrorClass.none(),
+        values.getInt("dsi_num_large_xact_threads"));
   }
 
   /** A copy that applies DDL ({@code applyDdl}) or skips it. */
@@ -159,7 +174,8 @@ public record DsiSettings(
         suspendOnGroupFailure,
         rsTicketReport,
         apply,
-        errorClass);
+        errorClass,
+        numLargeXactThreads);
   }
 
   /**
@@ -188,7 +204,8 @@ public record DsiSettings(
         suspendOnGroupFailure,
         rsTicketReport,
         applyDdl,
-        errorClass);
+        errorClass,
+        numLargeXactThreads);
   }
 
   /** A copy with the connection's error class. */
@@ -214,7 +231,8 @@ public record DsiSettings(
         suspendOnGroupFailure,
         rsTicketReport,
         applyDdl,
-        ec);
+        ec,
+        numLargeXactThreads);
   }
 
   /** A copy with table-level {@code dsi_command_convert} values, keyed {@code schema.table}. */
@@ -240,7 +258,8 @@ public record DsiSettings(
         suspendOnGroupFailure,
         rsTicketReport,
         applyDdl,
-        errorClass);
+        errorClass,
+        numLargeXactThreads);
   }
 
   /** The conversions for one replicate table ({@code schema.table}). */

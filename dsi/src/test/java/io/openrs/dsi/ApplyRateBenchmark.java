@@ -53,9 +53,42 @@ class ApplyRateBenchmark {
     out.forEach(System.out::println);
   }
 
+  /**
+   * The mix with 4 threads under each serialization method, and with one of the 4 threads kept for
+   * large transactions (above 50 commands: about half of the transactions here).
+   */
+  @Test
+  @Timeout(3600)
+  void serializationMethodsAndLargeThreads() throws Exception {
+    List<String> out = new ArrayList<>();
+    double serial = run("mix", 1, false, 0.7, out);
+    for (SerializationMethod m : SerializationMethod.values()) {
+      double r = run("mix " + m.label(), 4, false, 0.7, m, 0, 50, out);
+      out.add(String.format("  %s / serial = %.2f", m.label(), r / serial));
+    }
+    double large =
+        run("mix large", 4, false, 0.7, SerializationMethod.DEPENDENCY_AWARE, 1, 50, out);
+    out.add(String.format("  dependency_aware, 1 large thread / serial = %.2f", large / serial));
+    out.forEach(System.out::println);
+  }
+
   /** Applies a generated backlog; returns commands per second. */
   private static double run(
       String name, int threads, boolean bulk, double insertShare, List<String> out)
+      throws Exception {
+    return run(name, threads, bulk, insertShare, SerializationMethod.DEPENDENCY_AWARE, 0, 100, out);
+  }
+
+  /** Applies a generated backlog; returns commands per second. */
+  private static double run(
+      String name,
+      int threads,
+      boolean bulk,
+      double insertShare,
+      SerializationMethod method,
+      int largeThreads,
+      long largeSize,
+      List<String> out)
       throws Exception {
     Path dir = Files.createTempDirectory("dsi-bench");
     try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("dsi_bench");
@@ -114,8 +147,12 @@ class ApplyRateBenchmark {
                   "dsi_bulk_copy",
                   bulk ? "on" : "off",
                   "dsi_sqt_max_cache_size",
-                  Long.toString(64L << 20))
-              .withSerializationMethod(SerializationMethod.DEPENDENCY_AWARE);
+                  Long.toString(64L << 20),
+                  "dsi_num_large_xact_threads",
+                  Integer.toString(largeThreads),
+                  "dsi_large_xact_size",
+                  Long.toString(largeSize))
+              .withSerializationMethod(method);
       long start = System.nanoTime();
       try (DsiConnection dsi =
           DsiConnection.start(

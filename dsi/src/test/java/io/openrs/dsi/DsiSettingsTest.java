@@ -44,6 +44,25 @@ class DsiSettingsTest {
   }
 
   @Test
+  void largeTransactionThreadsArePartOfTheThreadsAndFewerThanThem() {
+    ParameterValues v =
+        ParameterValues.defaults(Scope.CONNECTION)
+            .with("dsi_num_threads", "4")
+            .with("dsi_num_large_xact_threads", "1");
+    assertThat(DsiSettings.from(v).numLargeXactThreads()).isEqualTo(1);
+    assertThat(DsiSettings.defaults().numLargeXactThreads()).isZero();
+    assertThatThrownBy(() -> DsiSettings.from(v.with("dsi_num_large_xact_threads", "4")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "dsi_num_large_xact_threads is 4, expected less than dsi_num_threads (4): the"
+                + " large-transaction threads are part of dsi_num_threads, and at least one thread"
+                + " must remain for the other transactions");
+    assertThatThrownBy(() -> DsiSettings.from(v.with("dsi_num_threads", "1")))
+        .hasMessageStartingWith(
+            "dsi_num_large_xact_threads is 1, expected less than dsi_num_threads (1)");
+  }
+
+  @Test
   void aTableLevelConversionOverridesTheConnectionsAndEmptyInherits() {
     DsiSettings s =
         DsiSettings.from(

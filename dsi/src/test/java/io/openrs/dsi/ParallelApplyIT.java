@@ -48,11 +48,7 @@ class ParallelApplyIT {
   static Stream<Arguments> methods() {
     List<Arguments> out = new ArrayList<>();
     for (TestDb db : TestDb.values()) {
-      for (SerializationMethod m :
-          List.of(
-              SerializationMethod.DEPENDENCY_AWARE,
-              SerializationMethod.WAIT_FOR_COMMIT,
-              SerializationMethod.WAIT_AFTER_COMMIT)) {
+      for (SerializationMethod m : SerializationMethod.values()) {
         out.add(Arguments.of(db, m));
       }
     }
@@ -138,9 +134,24 @@ class ParallelApplyIT {
    * T1's rs_threads row; T1 waits on T2's index entry. The replicate breaks the deadlock; the DSI
    * re-applies in commit order.
    */
-  @ParameterizedTest
-  @EnumSource(TestDb.class)
-  void aDeadlockBetweenThreadsIsBrokenAndResolved(TestDb db) throws Exception {
+  static Stream<Arguments> overlappingMethods() {
+    List<Arguments> out = new ArrayList<>();
+    for (TestDb db : TestDb.values()) {
+      for (SerializationMethod m :
+          List.of(
+              SerializationMethod.DEPENDENCY_AWARE,
+              SerializationMethod.WAIT_FOR_START,
+              SerializationMethod.NO_WAIT)) {
+        out.add(Arguments.of(db, m));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("overlappingMethods")
+  void aDeadlockBetweenThreadsIsBrokenAndResolved(TestDb db, SerializationMethod method)
+      throws Exception {
     try (TestDb.Scratch s = db.scratch("dsi_deadlock");
         OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
       if (db == TestDb.POSTGRESQL) {
@@ -172,7 +183,7 @@ class ParallelApplyIT {
           DsiConnection.start(
               s.target(REPLICATE),
               q.queue(),
-              parallel(SerializationMethod.DEPENDENCY_AWARE, "dsi_max_xacts_in_group", "1"),
+              parallel(method, "dsi_max_xacts_in_group", "1"),
               new RecordingSink(),
               new SimpleMeterRegistry())) {
         Awaits.applied(dsi, s, Map.of(101, t2.commitOqid()));

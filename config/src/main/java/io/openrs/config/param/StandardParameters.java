@@ -506,8 +506,8 @@ final class StandardParameters {
                 "When a parallel thread may start its next transaction: when no running one writes"
                     + " the same rows (dependency_aware, our default; RS's is wait_for_commit), at"
                     + " once (no_wait), once the previous one has started, once it is ready to"
-                    + " commit, or once it has committed. Commits are in commit order except with"
-                    + " no_wait.")
+                    + " commit, or once it has committed. Commits are always in commit order, so"
+                    + " rs_lastcommit stays exact.")
             .build());
     all.add(
         dsiDef("dsi_isolation_level", ENUM)

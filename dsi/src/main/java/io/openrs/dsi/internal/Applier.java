@@ -137,7 +137,7 @@ final class Applier {
   /** Applies every command of {@code txs}, batched; the first error ends it. */
   void applyFast(List<SourceTransaction> txs) throws StatementFailure {
     for (SourceTransaction t : txs) {
-      for (InTransaction cmd : t.body()) {
+      for (InTransaction cmd : t.commands()) {
         planFast(cmd);
       }
     }
@@ -299,7 +299,7 @@ final class Applier {
    * @throws StatementFailure the first error with another action, naming its statement
    */
   void applySlow(SourceTransaction t) throws StatementFailure {
-    for (InTransaction cmd : t.body()) {
+    for (InTransaction cmd : t.commands()) {
       List<Op> ops = new ArrayList<>(2);
       try {
         planner.plan(connection, cmd, ops::add);

@@ -63,7 +63,8 @@ public final class DsiRun {
     if (settings.numThreads() > 1) {
       ParallelCoordinator coordinator = new ParallelCoordinator(ctx);
       for (int t = 1; t <= settings.numThreads(); t++) {
-        executors.add(new ParallelWorker(ctx, coordinator, t));
+        // the last dsi_num_large_xact_threads threads are kept for large transactions
+        executors.add(new ParallelWorker(ctx, coordinator, t, t > coordinator.normalThreads()));
       }
     } else {
       executors.add(new SerialExecutor(ctx));

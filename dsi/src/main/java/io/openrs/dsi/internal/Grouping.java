@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * Which consecutive transactions may share one replicate transaction: at most {@code
  * dsi_max_xacts_in_group} of them and {@code dsi_xact_group_size} bytes; a large transaction (more
- * than {@code dsi_large_xact_size} commands) travels alone, as does an incomplete run and, where
- * DDL commits implicitly, a transaction holding DDL. Transactions of different origins may share a
- * group: each origin's row of rs_lastcommit is written in it.
+ * than {@code dsi_large_xact_size} commands, streamed or held whole) travels alone, as does an
+ * incomplete run and, where DDL commits implicitly, a transaction holding DDL. Transactions of
+ * different origins may share a group: each origin's row of rs_lastcommit is written in it.
  */
 final class Grouping {
   private final DsiSettings settings;
@@ -31,7 +31,7 @@ final class Grouping {
   }
 
   private boolean alone(SourceTransaction t) {
-    if (!t.complete() || t.size() > settings.largeXactSize()) {
+    if (t.streamed() || !t.complete() || t.size() > settings.largeXactSize()) {
       return true;
     }
     if (!transactionalDdl) {

@@ -501,9 +501,9 @@ final class ReplicateSession implements AutoCloseable {
             + ";DSI_C="
             + ctx.commandsCommitted.sum();
     for (Op.TicketOp t : applier.tickets()) {
-      int origin = 0;
+      int origin = txs.size() == 1 ? txs.get(0).origin() : 0; // a large one travels alone
       for (SourceTransaction s : txs) {
-        if (s.body().contains(t.ticket)) {
+        if (origin == 0 && s.body().contains(t.ticket)) {
           origin = s.origin();
           break;
         }

@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
  * DSI-S: the only thread that touches the outbound queue's reader {@code DSI}. It reads messages,
  * assembles transactions ({@link TransactionAssembler}), hands them to the executors through the
  * bounded hand-off, and confirms the reader up to what the executors have done, never further. On
- * exit it waits for the executors, confirms once more, closes the reader and the pool.
+ * exit it waits for the executors, confirms once more, closes the reader and the pool. With
+ * large-transaction threads ({@link #streaming}), a run of more than {@code dsi_large_xact_size}
+ * commands is handed on as a {@link TransactionStream} as soon as it is that large, and fed as it
+ * is read.
  */
 final class Scheduler extends DsiThread {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
@@ -55,7 +58,62 @@ final class Scheduler extends DsiThread {
               public void unknownCommand(QueuePosition position) {
                 ctx.meters.add(DsiCounter.CMDS_UNKNOWN, 1);
               }
-            });
+            },
+            ctx.settings.largeXactSize(),
+            streaming(ctx.settings) ? new Feed() : null);
+  }
+
+  /**
+   * True if large transactions are streamed: a parallel DSI with large-transaction threads ({@code
+   * dsi_num_large_xact_threads} above 0).
+   */
+  static boolean streaming(io.openrs.dsi.DsiSettings s) {
+    return s.numThreads() > 1 && s.numLargeXactThreads() > 0;
+  }
+
+  /** Opens and feeds streams on this thread, confirming and watching for stop while it waits. */
+  private final class Feed implements TransactionAssembler.Streams {
+    @Override
+    public TransactionStream open(
+        int origin,
+        io.openrs.ltl.LtlCommand.Begin begin,
+        QueuePosition first,
+        QueuePosition last,
+        List<io.openrs.ltl.LtlCommand.InTransaction> body,
+        long bytes) {
+      return new TransactionStream(
+          ctx.name(),
+          queue,
+          ctx.handoff,
+          ctx.meters,
+          ctx::stopping,
+          ctx.dialect.transactionalDdl(),
+          origin,
+          begin,
+          first,
+          last,
+          body,
+          bytes);
+    }
+
+    @Override
+    public void push(
+        TransactionStream stream,
+        io.openrs.ltl.LtlCommand.InTransaction cmd,
+        QueuePosition position,
+        long bytes) {
+      try {
+        while (!stream.offer(cmd, position, bytes, POLL.toMillis())) {
+          confirm();
+          if (ctx.stopping()) {
+            return; // not confirmed: read again at the next start
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        ctx.requestStop();
+      }
+    }
   }
 
   @Override
@@ -75,7 +133,7 @@ final class Scheduler extends DsiThread {
   }
 
   private void handOff(SourceTransaction t) {
-    if (t.complete()) {
+    if (t.complete() && !t.streamed()) { // a stream counts itself when its commit is read
       ctx.meters.add(DsiCounter.READ_TRANS, 1);
     }
     try {

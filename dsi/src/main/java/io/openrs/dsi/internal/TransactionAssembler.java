@@ -24,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * the transaction again, whole, after it. Commands outside any run (their begin was never read) are
  * handed on as an incomplete transaction, which the DSI refuses to apply (never silently dropped).
  *
+ * <p>With streaming on ({@code streamAbove}), a run that grows past that many commands is handed on
+ * at once as a streamed transaction ({@link TransactionStream}), and its further commands go to the
+ * stream as they are read; its commit completes the stream, a drop drops it. Runs are contiguous
+ * and in commit order, so nothing read after it can be handed on before it.
+ *
  * <p>Not thread-safe: owned by the DSI-S thread.
  */
 final class TransactionAssembler {
@@ -38,12 +43,31 @@ final class TransactionAssembler {
     void unknownCommand(QueuePosition position);
   }
 
+  /** Where large runs go as they are read. */
+  interface Streams {
+    /** Opens a stream for a run whose first {@code body.size()} commands are read. */
+    TransactionStream open(
+        int origin,
+        Begin begin,
+        QueuePosition first,
+        QueuePosition last,
+        List<InTransaction> body,
+        long bytes);
+
+    /** Hands the stream its next command (waits while its buffer is full). */
+    void push(TransactionStream stream, InTransaction cmd, QueuePosition position, long bytes);
+  }
+
   private final PackedDecoder decoder = new PackedDecoder();
   private final Consumer<SourceTransaction> out;
   private final Events events;
   private final String name;
+  private final long streamAbove;
+  private final Streams streams;
 
   private long seq;
+  // The stream of the open run once it went past streamAbove commands.
+  private TransactionStream stream;
   // The open run (begin read, commit not yet), or the incomplete run being collected.
   private Begin begin;
   private boolean incomplete;
@@ -53,10 +77,26 @@ final class TransactionAssembler {
   private QueuePosition last;
   private long bytes;
 
+  /** An assembler that holds every run whole. */
   TransactionAssembler(String name, Consumer<SourceTransaction> out, Events events) {
+    this(name, out, events, Long.MAX_VALUE, null);
+  }
+
+  /**
+   * An assembler that streams runs of more than {@code streamAbove} commands through {@code
+   * streams}.
+   */
+  TransactionAssembler(
+      String name,
+      Consumer<SourceTransaction> out,
+      Events events,
+      long streamAbove,
+      Streams streams) {
     this.name = name;
     this.out = out;
     this.events = events;
+    this.streamAbove = streams == null ? Long.MAX_VALUE : streamAbove;
+    this.streams = streams;
   }
 
   /**
@@ -105,13 +145,21 @@ final class TransactionAssembler {
     if (cmd instanceof Commit c && begin != null) {
       last = m.position();
       bytes += m.payload().length;
-      out.accept(SourceTransaction.complete(++seq, origin, begin, c, body, first, last, bytes));
+      if (stream != null) {
+        stream.complete(c, last, m.payload().length);
+      } else {
+        out.accept(SourceTransaction.complete(++seq, origin, begin, c, body, first, last, bytes));
+      }
       reset();
       return;
     }
     add(m, (InTransaction) cmd);
     if (cmd instanceof Commit) {
       flushIncomplete();
+    } else if (begin != null && stream == null && body.size() > streamAbove) {
+      stream = streams.open(origin, begin, first, last, body, bytes);
+      out.accept(SourceTransaction.streamed(++seq, stream));
+      body.clear();
     }
   }
 
@@ -135,9 +183,13 @@ final class TransactionAssembler {
   }
 
   private void add(QueueMessage m, InTransaction cmd) {
-    body.add(cmd);
     last = m.position();
     bytes += m.payload().length;
+    if (stream != null) {
+      streams.push(stream, cmd, m.position(), m.payload().length);
+    } else {
+      body.add(cmd);
+    }
   }
 
   private void endOpenRun(String why) {
@@ -149,6 +201,10 @@ final class TransactionAssembler {
   }
 
   private void dropRun(String why) {
+    int commands = stream != null ? stream.commands() : body.size();
+    if (stream != null) {
+      stream.drop(why);
+    }
     LOG.warn(
         "{}: dropped the unfinished run of origin {} tran {} at {}..{} ({} commands): {}; DIST"
             + " writes such a transaction again in full",
@@ -157,9 +213,9 @@ final class TransactionAssembler {
         begin.tran(),
         first,
         last,
-        body.size(),
+        commands,
         why);
-    events.runDropped(origin, why, body.size());
+    events.runDropped(origin, why, commands);
     reset();
   }
 
@@ -171,6 +227,7 @@ final class TransactionAssembler {
   }
 
   private void reset() {
+    stream = null;
     begin = null;
     incomplete = false;
     body.clear();

@@ -11,7 +11,10 @@ import java.util.function.BiPredicate;
 /**
  * The bounded hand-off from DSI-S (reading and assembling) to the DSIEXEC threads, bounded by the
  * bytes of the transactions it holds ({@code dsi_sqt_max_cache_size}); a transaction larger than
- * the bound is admitted alone. Closing it wakes every waiter. Thread-safe.
+ * the bound is admitted alone. The same budget bounds the buffered commands of a streamed large
+ * transaction ({@link TransactionStream}: {@link #acquire}, {@link #release}), so what DSI-S has
+ * read and the executors have not taken stays within the bound. Closing it wakes every waiter.
+ * Thread-safe.
  */
 final class TransactionHandoff {
   private final long maxBytes;
@@ -35,7 +38,9 @@ final class TransactionHandoff {
     long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     lock.lock();
     try {
-      while (!closed && !queue.isEmpty() && bytes + t.bytes() > maxBytes) {
+      // a streamed transaction (0 bytes: its stream counts its commands) never waits: what it
+      // already holds can only be taken once it is here
+      while (!closed && t.bytes() > 0 && bytes > 0 && bytes + t.bytes() > maxBytes) {
         if (nanos <= 0) {
           return false;
         }
@@ -91,6 +96,56 @@ final class TransactionHandoff {
     bytes -= t.bytes();
     notFull.signalAll();
     return t;
+  }
+
+  /**
+   * Reserves {@code n} bytes for a streamed command, waiting up to {@code timeoutMillis} for room
+   * (always granted when nothing is held).
+   *
+   * @return false if it timed out or the hand-off is closed
+   */
+  boolean acquire(long n, long timeoutMillis) throws InterruptedException {
+    long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    lock.lock();
+    try {
+      while (!closed && bytes > 0 && bytes + n > maxBytes) {
+        if (nanos <= 0) {
+          return false;
+        }
+        nanos = notFull.awaitNanos(nanos);
+      }
+      if (closed) {
+        return false;
+      }
+      bytes += n;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Reserves {@code n} bytes without waiting (the commands a stream starts with). */
+  void forceAcquire(long n) {
+    lock.lock();
+    try {
+      bytes += n;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Gives back bytes reserved by {@link #acquire} or {@link #forceAcquire}. */
+  void release(long n) {
+    if (n == 0) {
+      return;
+    }
+    lock.lock();
+    try {
+      bytes -= n;
+      notFull.signalAll();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Bytes held now. */

@@ -33,7 +33,22 @@ public enum TestDb {
     String name =
         (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36))
             .toLowerCase(Locale.ROOT);
-    Scratch s = new Scratch(this, name);
+    Scratch s = new Scratch(this, name, this == POSTGRESQL ? PG_BASE : MARIADB_BASE);
+    s.create();
+    return s;
+  }
+
+  /**
+   * A fresh schema in another PostgreSQL server (a private instance), dropped on close.
+   *
+   * @param pgBaseUrl {@code jdbc:postgresql://host:port/db} of a database user {@link #USER} may
+   *     create schemas in, password {@link #PASSWORD} (or trust)
+   */
+  public static Scratch postgresScratchAt(String pgBaseUrl, String prefix) throws SQLException {
+    String name =
+        (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36))
+            .toLowerCase(Locale.ROOT);
+    Scratch s = new Scratch(POSTGRESQL, name, pgBaseUrl);
     s.create();
     return s;
   }
@@ -42,10 +57,12 @@ public enum TestDb {
   public static final class Scratch implements AutoCloseable {
     private final TestDb db;
     private final String name;
+    private final String base;
 
-    private Scratch(TestDb db, String name) {
+    private Scratch(TestDb db, String name, String base) {
       this.db = db;
       this.name = name;
+      this.base = base;
     }
 
     public TestDb db() {
@@ -58,7 +75,7 @@ public enum TestDb {
 
     /** The URL the DSI uses: its default schema / database is this scratch. */
     public String dsiUrl() {
-      return db == POSTGRESQL ? PG_BASE + "?currentSchema=" + name : MARIADB_BASE + name;
+      return db == POSTGRESQL ? base + "?currentSchema=" + name : base + name;
     }
 
     public DsiTarget target(int connectionId) {
@@ -71,10 +88,9 @@ public enum TestDb {
      */
     public Connection connect() throws SQLException {
       if (db == POSTGRESQL) {
-        return DriverManager.getConnection(PG_BASE + "?currentSchema=" + name, USER, PASSWORD);
+        return DriverManager.getConnection(base + "?currentSchema=" + name, USER, PASSWORD);
       }
-      return DriverManager.getConnection(
-          MARIADB_BASE + name + "?useServerPrepStmts=true", USER, PASSWORD);
+      return DriverManager.getConnection(base + name + "?useServerPrepStmts=true", USER, PASSWORD);
     }
 
     public void exec(String... sql) throws SQLException {
@@ -88,12 +104,12 @@ public enum TestDb {
 
     void create() throws SQLException {
       if (db == POSTGRESQL) {
-        try (Connection c = DriverManager.getConnection(PG_BASE, USER, PASSWORD);
+        try (Connection c = DriverManager.getConnection(base, USER, PASSWORD);
             Statement s = c.createStatement()) {
           s.execute("CREATE SCHEMA " + name);
         }
       } else {
-        try (Connection c = DriverManager.getConnection(MARIADB_BASE, USER, PASSWORD);
+        try (Connection c = DriverManager.getConnection(base, USER, PASSWORD);
             Statement s = c.createStatement()) {
           s.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4");
         }
@@ -103,12 +119,12 @@ public enum TestDb {
     @Override
     public void close() throws SQLException {
       if (db == POSTGRESQL) {
-        try (Connection c = DriverManager.getConnection(PG_BASE, USER, PASSWORD);
+        try (Connection c = DriverManager.getConnection(base, USER, PASSWORD);
             Statement s = c.createStatement()) {
           s.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
         }
       } else {
-        try (Connection c = DriverManager.getConnection(MARIADB_BASE, USER, PASSWORD);
+        try (Connection c = DriverManager.getConnection(base, USER, PASSWORD);
             Statement s = c.createStatement()) {
           s.execute("DROP DATABASE IF EXISTS " + name);
         }
