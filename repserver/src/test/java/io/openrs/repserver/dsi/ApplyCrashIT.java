@@ -137,6 +137,7 @@ class ApplyCrashIT {
         }
       }
 
+      List<Integer> appliedAtKills = new ArrayList<>();
       for (int round = 0; round < ROUNDS; round++) {
         try (ServerProcess server = ServerProcess.start(config, Duration.ofSeconds(60))) {
           LtlClient client = connect(port);
@@ -162,13 +163,15 @@ class ApplyCrashIT {
                               .get(10, TimeUnit.SECONDS)
                               .map(p -> p.equals(lastOqid(stream)))
                               .orElse(false));
+          int applied = replicateCount(replicate);
           LOG.info(
               "round {}: resumed at command {}, sent {} batches, {} rows applied; SIGKILL",
               round,
               from,
               sendBatches,
-              replicateCount(replicate));
+              applied);
           server.kill();
+          appliedAtKills.add(applied);
           client.close();
         }
       }
@@ -189,6 +192,10 @@ class ApplyCrashIT {
         client.close();
         assertThat(server.stop()).as("graceful shutdown:\n%s", server.tail()).isTrue();
       }
+      int total = committedRows;
+      assertThat(appliedAtKills)
+          .as("rows applied when the server was killed")
+          .anyMatch(n -> n > 0 && n < total);
       assertThat(replicate.rows("SELECT count(*), count(DISTINCT id) FROM public.orders"))
           .containsExactly(committedRows + "|" + committedRows);
       assertThat(replicate.rows("SELECT count(*), count(DISTINCT (tran, seq)) FROM public.audit"))
