@@ -528,6 +528,63 @@ public final class ReplicationServer implements AutoCloseable {
    * @throws IllegalArgumentException naming the column and what is wrong with it
    */
   public synchronized void createRepDef(RepDef d) {
+    checkColumns(d);
+    requirePrimary(d.primaryConnectionId(), d.name());
+    rssd.repDefs().create(d);
+    rules.changed();
+  }
+
+  /**
+   * {@code alter replication definition}: the definition's columns and searchable columns become
+   * those of {@code changed}; its tables and primary key stay. A searchable column a subscription's
+   * where clause reads cannot be dropped.
+   *
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public synchronized void alterRepDef(RepDef changed) {
+    RepDef before =
+        rssd.repDefs()
+            .find(changed.name())
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "no replication definition named " + changed.name()));
+    if (!before.primaryKey().equals(changed.primaryKey())
+        || before.primaryConnectionId() != changed.primaryConnectionId()
+        || !before.primaryTable().equals(changed.primaryTable())
+        || !before.replicateTable().equals(changed.replicateTable())) {
+      throw new IllegalArgumentException(
+          "replication definition "
+              + changed.name()
+              + ": alter changes columns and searchable columns only, not tables or the key");
+    }
+    checkColumns(changed);
+    Set<String> searchable = new HashSet<>();
+    changed.searchableColumns().forEach(c -> searchable.add(c.toLowerCase(Locale.ROOT)));
+    for (io.openrs.config.rssd.Subscription sub : rssd.subscriptions().forRepDef(changed.name())) {
+      if (sub.databaseLevel() || sub.whereClause().isEmpty()) {
+        continue;
+      }
+      for (String col : WhereClause.parse(sub.whereClause().get()).columns()) {
+        boolean wasSearchable =
+            before.searchableColumns().stream().anyMatch(b -> b.equalsIgnoreCase(col));
+        if (wasSearchable && !searchable.contains(col.toLowerCase(Locale.ROOT))) {
+          throw new IllegalStateException(
+              "replication definition "
+                  + changed.name()
+                  + ": searchable column "
+                  + col
+                  + " is read by the where clause of subscription "
+                  + sub.name()
+                  + "; drop or change that subscription first");
+        }
+      }
+    }
+    rssd.repDefs().alterColumns(changed);
+    rules.changed();
+  }
+
+  private void checkColumns(RepDef d) {
     Set<String> names = new LinkedHashSet<>();
     for (RepDefColumn c : d.columns()) {
       if (!names.add(c.name())) {
@@ -558,9 +615,6 @@ public final class ReplicationServer implements AutoCloseable {
             "replication definition " + d.name() + ": searchable column " + k + " is not listed");
       }
     }
-    requirePrimary(d.primaryConnectionId(), d.name());
-    rssd.repDefs().create(d);
-    rules.changed();
   }
 
   /** {@code create database replication definition}. */

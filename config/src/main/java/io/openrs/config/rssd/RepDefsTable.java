@@ -27,6 +27,14 @@ public interface RepDefsTable {
 
   Optional<RepDef> find(String name);
 
+  /**
+   * {@code alter replication definition}: replaces the definition's columns, key positions and
+   * searchable columns with those of {@code changed} (same name; tables are not changed).
+   *
+   * @throws RssdException {@code NOT_FOUND}; {@code INVALID} for a definition that does not check
+   */
+  void alterColumns(RepDef changed);
+
   /** The table repdefs of one primary table, by name. */
   List<RepDef> forPrimaryTable(int primaryConnectionId, String schema, String table);
 

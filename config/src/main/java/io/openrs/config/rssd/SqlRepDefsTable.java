@@ -70,28 +70,58 @@ final class SqlRepDefsTable implements RepDefsTable {
           } catch (SQLException e) {
             throw nameTakenOr(e, name, RS_OBJECTS);
           }
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "insert into rs_columns (objname, colnum, colname, coltype, repl_colname,"
-                      + " key_pos, searchable_pos) values (?, ?, ?, ?, ?, ?, ?)")) {
-            int colnum = 0;
-            for (RepDefColumn col : d.columns()) {
-              colnum++;
-              ps.setString(1, name);
-              ps.setInt(2, colnum);
-              ps.setString(3, col.name());
-              ps.setString(4, col.type());
-              ps.setString(5, col.replicateName());
-              setPosition(ps, 6, d.primaryKey().indexOf(col.name()));
-              setPosition(ps, 7, d.searchableColumns().indexOf(col.name()));
-              ps.addBatch();
-            }
-            if (colnum > 0) {
-              ps.executeBatch();
-            }
-          }
+          insertColumns(c, d);
           return null;
         });
+  }
+
+  @Override
+  public void alterColumns(RepDef d) {
+    String name = d.name();
+    validate(d);
+    jdbc.write(
+        RS_OBJECTS,
+        name,
+        RS_OBJECTS,
+        c -> {
+          if (!lockDefinition(c, RS_OBJECTS, "objname", name)) {
+            throw new RssdException(
+                Reason.NOT_FOUND,
+                RS_OBJECTS.sqlName(),
+                name,
+                "no replication definition named " + name);
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement("delete from rs_columns where objname = ?")) {
+            ps.setString(1, name);
+            ps.executeUpdate();
+          }
+          insertColumns(c, d);
+          return null;
+        });
+  }
+
+  private static void insertColumns(Connection c, RepDef d) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "insert into rs_columns (objname, colnum, colname, coltype, repl_colname,"
+                + " key_pos, searchable_pos) values (?, ?, ?, ?, ?, ?, ?)")) {
+      int colnum = 0;
+      for (RepDefColumn col : d.columns()) {
+        colnum++;
+        ps.setString(1, d.name());
+        ps.setInt(2, colnum);
+        ps.setString(3, col.name());
+        ps.setString(4, col.type());
+        ps.setString(5, col.replicateName());
+        setPosition(ps, 6, d.primaryKey().indexOf(col.name()));
+        setPosition(ps, 7, d.searchableColumns().indexOf(col.name()));
+        ps.addBatch();
+      }
+      if (colnum > 0) {
+        ps.executeBatch();
+      }
+    }
   }
 
   private static void setPosition(PreparedStatement ps, int index, int position)

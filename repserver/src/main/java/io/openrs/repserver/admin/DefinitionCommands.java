@@ -15,6 +15,7 @@ import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.ColumnDef;
 import io.openrs.repserver.admin.rcl.Materialization;
 import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.admin.rcl.RepDefChange;
 import io.openrs.repserver.admin.rcl.Setting;
 import io.openrs.repserver.admin.rcl.TableRef;
 import java.io.IOException;
@@ -111,10 +112,27 @@ final class DefinitionCommands {
       server.createDatabaseRepDef(
           new DatabaseRepDef(dd.name(), primary.id(), dd.includeTables(), dd.excludeTables()));
       return PgResult.command(c.commandTag());
-    } else if (c instanceof RclCommand.AlterRepDef) {
-      throw new UnsupportedOperationException(
-          "alter replication definition is not supported yet: drop the subscriptions, drop and"
-              + " create the definition");
+    } else if (c instanceof RclCommand.AlterRepDef a) {
+      RepDef before =
+          server
+              .rssd()
+              .repDefs()
+              .find(a.name())
+              .orElseThrow(
+                  () ->
+                      new PgException(
+                          AdminErrors.UNDEFINED_OBJECT,
+                          "no replication definition named " + a.name()));
+      server.alterRepDef(altered(before, a.change()));
+      return PgResult.command(c.commandTag())
+          .withNotice(
+              "replication definition "
+                  + a.name()
+                  + " altered; "
+                  + (a.change() instanceof RepDefChange.AddColumns
+                      ? "the replicate tables of its subscriptions need the new columns before"
+                          + " changes carrying them arrive"
+                      : "subscriptions may use its searchable columns in where clauses"));
     } else if (c instanceof RclCommand.DropRepDef d) {
       server.dropRepDef(d.name());
       return PgResult.command(c.commandTag());
@@ -258,6 +276,53 @@ final class DefinitionCommands {
           AdminErrors.INVALID_PARAMETER_VALUE,
           "unknown profile '" + name + "'; known: postgresql, mariadb");
     }
+  }
+
+  /** {@code before} with {@code change} applied; what is wrong is named with its column. */
+  private static RepDef altered(RepDef before, RepDefChange change) throws PgException {
+    List<RepDefColumn> columns = new ArrayList<>(before.columns());
+    List<String> searchable = new ArrayList<>(before.searchableColumns());
+    if (change instanceof RepDefChange.AddColumns add) {
+      for (ColumnDef cd : add.columns()) {
+        if (columns.stream().anyMatch(x -> x.name().equalsIgnoreCase(cd.name()))) {
+          throw new PgException(
+              AdminErrors.DUPLICATE_OBJECT,
+              "replication definition " + before.name() + " already has column " + cd.name());
+        }
+        columns.add(new RepDefColumn(cd.name(), cd.type(), cd.replicateName().orElse(cd.name())));
+      }
+    } else if (change instanceof RepDefChange.AddSearchableColumns add) {
+      for (String col : add.columns()) {
+        if (searchable.contains(col)) {
+          throw new PgException(
+              AdminErrors.DUPLICATE_OBJECT,
+              "column " + col + " of replication definition " + before.name() + " is searchable");
+        }
+        searchable.add(col);
+      }
+    } else if (change instanceof RepDefChange.DropSearchableColumns drop) {
+      for (String col : drop.columns()) {
+        if (!searchable.remove(col)) {
+          throw new PgException(
+              AdminErrors.UNDEFINED_OBJECT,
+              "column "
+                  + col
+                  + " of replication definition "
+                  + before.name()
+                  + " is not searchable");
+        }
+      }
+    }
+    return new RepDef(
+        before.name(),
+        before.primaryConnectionId(),
+        before.primarySchema(),
+        before.primaryTable(),
+        before.replicateSchema(),
+        before.replicateTable(),
+        columns,
+        before.primaryKey(),
+        searchable);
   }
 
   /** Connection keys as given; catalogue parameters checked for the connection scope. */

@@ -166,6 +166,36 @@ class AdminCommandsIT {
   }
 
   @Test
+  void alterReplicationDefinitionKeepsSearchableColumnsThatWhereClausesRead() throws Exception {
+    try (Connection c = sa("extended");
+        Statement s = c.createStatement()) {
+      s.execute(
+          "create connection to pds.pdb using profile postgresql set server to '127.0.0.1', set"
+              + " port to '5432', set user to 'u' with log transfer on");
+      s.execute(
+          "create connection to rds.rdb using profile postgresql set server to '127.0.0.1', set"
+              + " port to '1', set user to 'u'");
+      s.execute(
+          "create replication definition o_rd with primary at pds.pdb with all tables named"
+              + " shop.o (id int, region varchar(8)) primary key (id) searchable columns"
+              + " (region)");
+      s.execute(
+          "create subscription eu for o_rd with replicate at rds.rdb where region = 'EU'"
+              + " without materialization");
+      s.execute("alter replication definition o_rd add note text, amount numeric(10,2)");
+      s.execute("alter replication definition o_rd add searchable columns (amount)");
+      assertThat(rows(s, "rs_helprep o_rd").get(0))
+          .anyMatch(cell -> cell != null && cell.contains("note") && cell.contains("amount"));
+      assertThatThrownBy(
+              () -> s.execute("alter replication definition o_rd drop searchable columns (region)"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("subscription eu")
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("55000"));
+      s.execute("alter replication definition o_rd drop searchable columns (amount)");
+    }
+  }
+
+  @Test
   void psqlRunsAdminCommands() throws Exception {
     ProcessBuilder pb =
         new ProcessBuilder(
