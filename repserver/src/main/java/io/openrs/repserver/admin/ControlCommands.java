@@ -21,6 +21,8 @@ import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.ResumeOption;
 import io.openrs.repserver.origin.OriginPipeline;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -100,13 +102,8 @@ final class ControlCommands {
       return dump(d);
     } else if (c instanceof RclCommand.SysadminPurgeQueue d) {
       purge(d);
-    } else if (c instanceof RclCommand.RsTicket) {
-      throw new UnsupportedOperationException(
-          "rs_ticket is issued in the primary database and travels with its log: on PostgreSQL"
-              + " SELECT <schema>.rs_ticket('h1' [, 'h2' [, 'h3' [, 'h4']]]), on MariaDB/MySQL"
-              + " CALL <schema>.rs_ticket('h1', 'h2', NULL, NULL) (all four arguments); <schema>"
-              + " is the agent's rs_ticket_schema, by default the schema of its heartbeat_table;"
-              + " see docs/repagent.md#rs_ticket");
+    } else if (c instanceof RclCommand.RsTicket t) {
+      return ticket(t);
     } else if (c instanceof RclCommand.Shutdown) {
       // Stop once the answer is on the wire, on a thread of its own: closing the server closes
       // the admin port this session runs on.
@@ -119,6 +116,48 @@ final class ControlCommands {
       throw new IllegalStateException("not a control command: " + c.kind());
     }
     return PgResult.command(c.commandTag());
+  }
+
+  /**
+   * {@code rs_ticket}: issued in every primary database the server has login settings for, through
+   * the routine its agent created there; the ticket then travels with that primary's log.
+   */
+  private PgResult ticket(RclCommand.RsTicket t) throws PgException {
+    List<String> issued = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    for (ConnectionDef c : server.rssd().connections().all()) {
+      if (!c.logTransfer()) {
+        continue;
+      }
+      try {
+        TicketIssuer.issue(c, t.headers());
+        issued.add(c.name());
+      } catch (SQLException | RuntimeException e) {
+        problems.add(c.name() + ": " + e.getMessage());
+      }
+    }
+    if (issued.isEmpty()) {
+      throw new PgException(
+          AdminErrors.NOT_IN_PREREQUISITE_STATE,
+          "rs_ticket was issued at no primary"
+              + (problems.isEmpty() ? " (there is no connection with log transfer)" : ": ")
+              + String.join("; ", problems)
+              + ". It can also be called in the primary database: on PostgreSQL SELECT"
+              + " rs_ticket('h1' [, 'h2' [, 'h3' [, 'h4']]]), on MariaDB/MySQL CALL"
+              + " rs_ticket('h1', 'h2', NULL, NULL); the agent creates the routine (see"
+              + " docs/repagent.md#rs_ticket)");
+    }
+    PgResult r =
+        PgResult.command(t.commandTag())
+            .withNotice(
+                "rs_ticket issued at "
+                    + String.join(", ", issued)
+                    + "; admin ticket_history shows it once a replicate with"
+                    + " dsi_rs_ticket_report on has applied it");
+    if (!problems.isEmpty()) {
+      r = r.withNotice("not issued at " + String.join("; ", problems));
+    }
+    return r;
   }
 
   private PgResult config(RclCommand.AdminConfig a) throws PgException {

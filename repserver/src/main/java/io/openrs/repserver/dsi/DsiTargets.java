@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * server}, {@code port}, {@code database}, {@code user}, {@code password}) and its parameters (the
  * connection's catalogue values over the server's).
  */
-final class DsiTargets {
+public final class DsiTargets {
   private DsiTargets() {}
 
   /**
@@ -24,7 +24,7 @@ final class DsiTargets {
    *
    * @throws IllegalArgumentException naming the missing setting
    */
-  static DsiTarget target(ConnectionDef c) {
+  public static DsiTarget target(ConnectionDef c) {
     Map<String, String> p = c.properties();
     String server = require(c, p, "server");
     String port = require(c, p, "port");

@@ -196,6 +196,36 @@ class AdminCommandsIT {
   }
 
   @Test
+  void rsTicketIsIssuedInThePrimaryDatabaseThroughItsRoutine() throws Exception {
+    try (io.openrs.repserver.support.ReplicateDb primary =
+        io.openrs.repserver.support.ReplicateDb.create("rs_ticket_pdb")) {
+      // The routine the agent creates emits a logical message; this one records its call.
+      primary.exec(
+          "CREATE TABLE seen (h1 text, h2 text, h3 text, h4 text)",
+          "CREATE FUNCTION public.rs_ticket(h1 text, h2 text DEFAULT NULL, h3 text DEFAULT"
+              + " NULL, h4 text DEFAULT NULL) RETURNS timestamptz LANGUAGE sql AS $$ INSERT INTO"
+              + " seen VALUES (h1, h2, h3, h4); SELECT clock_timestamp() $$");
+      try (Connection c = sa("extended");
+          Statement s = c.createStatement()) {
+        assertThatThrownBy(() -> s.execute("rs_ticket 'early'"))
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("no connection with log transfer")
+            .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("55000"));
+        s.execute(
+            "create connection to pds."
+                + primary.name()
+                + " using profile postgresql set server to '127.0.0.1', set port to '5432', set"
+                + " user to 'openrs', set password to 'openrs' with log transfer on");
+        s.execute("rs_ticket 'batch1', 'start'");
+        assertThat(s.getWarnings().getMessage())
+            .contains("rs_ticket issued at pds." + primary.name());
+      }
+      assertThat(primary.rows("SELECT h1, h2, h3, h4 FROM seen"))
+          .containsExactly("batch1|start|null|null");
+    }
+  }
+
+  @Test
   void psqlRunsAdminCommands() throws Exception {
     ProcessBuilder pb =
         new ProcessBuilder(
