@@ -24,6 +24,12 @@ public final class AgentException extends RuntimeException {
     COMMAND_REJECTED(5),
     /** The log reader failed in a way the agent does not know; retried with back-off. */
     READER_FAILED(6),
+    /**
+     * The server holds changes of the origin but no resume position, and the primary keeps none (no
+     * slot): starting at the current end of the log would skip changes. Retried a few times (the
+     * server may be about to save the position), then the agent stops.
+     */
+    RESUME_POSITION_MISSING(7),
     /** A bug in the agent. */
     INTERNAL(9);
 

@@ -3,6 +3,7 @@ package io.openrs.repagent;
 import io.debezium.embedded.Connect;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.spi.OffsetCommitPolicy;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.wire.LtlClient;
@@ -11,6 +12,7 @@ import io.openrs.wire.WireProtocol;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +39,12 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
 
+  /**
+   * How long a graceful close waits for the server to make what the agent sent durable (so the
+   * final offset flush can claim it), and then for the server to take the final resume blob.
+   */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
   private final AgentSettings settings;
   private final SourceDialect dialect;
   private final AgentCounters counters;
@@ -54,6 +62,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   private ResumeBlob.Contents resume = ResumeBlob.Contents.empty();
   private Optional<Oqid> startPoint = Optional.empty();
   private volatile boolean closing;
+  private volatile CompletableFuture<Optional<Oqid>> lastSaveRequest;
   private final java.util.List<String> history = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   AgentSession(AgentSettings settings, SourceDialect dialect, AgentCounters counters, Clock clock) {
@@ -102,6 +111,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
           e);
     }
     history.addAll(resume.schemaHistory());
+    checkResumePosition();
     LOG.info(
         "agent {}: session for {} starts after {} with {} offset entries",
         settings.agentName(),
@@ -128,12 +138,13 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
             sender::offer,
             counters);
     mapper = dialect.newMapper(assembler, counters);
-    handler = new RecordHandler(mapper, assembler, sender::durable, startPoint, counters);
+    handler = new RecordHandler(mapper, assembler, sender, startPoint, counters);
     bindingKey = ServerOffsetStore.register(this);
     engine =
         DebeziumEngine.create(Connect.class)
             .using(engineProperties())
             .notifying(handler)
+            .using(commitPolicy())
             .using(
                 (success, message, error) -> {
                   if (!closing) {
@@ -154,6 +165,57 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
               return t;
             });
     executor.execute(engine);
+  }
+
+  /**
+   * Refuses a session that would silently skip changes: the server holds changes of this origin (a
+   * truncation point) but no resume position, and the primary keeps no position for the agent (no
+   * slot: MariaDB/MySQL), so the connector would start at the current end of the log and everything
+   * committed after the truncation point would never be read.
+   */
+  private void checkResumePosition() {
+    if (startPoint.isEmpty() || !resume.offsets().isEmpty() || dialect.keepsReadPosition()) {
+      return;
+    }
+    if (settings.source().snapshot()) {
+      LOG.warn(
+          "agent {}: the server holds changes of {} up to {} ({}) but no resume position;"
+              + " snapshot = on: reading the captured tables again",
+          settings.agentName(),
+          settings.origin(),
+          startPoint.get(),
+          dialect.describePosition(startPoint.get()));
+      return;
+    }
+    throw new AgentException(
+        AgentException.Code.RESUME_POSITION_MISSING,
+        missingPositionMessage(settings.origin(), startPoint.get(), dialect));
+  }
+
+  static String missingPositionMessage(String origin, Oqid point, SourceDialect dialect) {
+    return "the server holds changes of origin "
+        + origin
+        + " up to "
+        + point
+        + " ("
+        + dialect.describePosition(point)
+        + ") but no resume position for the log reader (an agent stopped before the server"
+        + " saved the position it handed over). The primary keeps no position for the agent (no"
+        + " replication slot), so starting at the current end of its log would silently lose every"
+        + " change committed after that point: the agent does not start. If an agent of this"
+        + " origin stopped a moment ago, the server saves its position within a second and this"
+        + " agent retries by itself; otherwise start it once with snapshot = on to read the"
+        + " captured tables again (rows deleted at the primary since then stay at the replicates:"
+        + " rematerialize them where that matters)";
+  }
+
+  /**
+   * Debezium's periodic offset flush ({@code offset_flush_interval_ms}), plus one at once when the
+   * first position is claimed (see {@link RecordHandler}).
+   */
+  private OffsetCommitPolicy commitPolicy() {
+    Duration interval = settings.offsetFlushInterval();
+    return (records, sinceLast) -> handler.takeFlushRequest() || sinceLast.compareTo(interval) >= 0;
   }
 
   private Properties engineProperties() {
@@ -251,6 +313,19 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     client.storeResume(cover.get(), blob);
     counters.increment(AgentCounter.RA_IO_SEND);
     counters.increment(AgentCounter.RA_RESUME_BLOBS_SENT);
+    // A truncation request after the blob makes the server save it now (it saves after every
+    // request, else once a second): the position does not wait in the server's memory.
+    CompletableFuture<Optional<Oqid>> saved = client.truncation();
+    counters.increment(AgentCounter.RA_IO_SEND);
+    counters.increment(AgentCounter.RA_TRUNCATION_REQUESTS);
+    saved.whenComplete(
+        (point, err) -> {
+          if (err == null) {
+            counters.increment(AgentCounter.RA_IO_RECV);
+            sender.learned(point);
+          }
+        });
+    lastSaveRequest = saved;
   }
 
   @Override
@@ -263,10 +338,19 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     history.add(document);
   }
 
-  /** Stops the engine (its last offset flush still reaches the server), the sender, the link. */
+  /**
+   * Stops the engine (its last offset flush still reaches the server), the sender, the link. On a
+   * graceful stop the agent first waits (at most {@link #CLOSE_WAIT}) until the server holds what
+   * it sent and releases it, so the final offset flush hands the server a resume position covering
+   * everything it holds, and then until the server answered after that position.
+   */
   @Override
   public void close() {
+    boolean graceful = ended.isDone() && ended.join() == null;
     closing = true;
+    if (graceful && engine != null) {
+      releaseWhatIsDurable();
+    }
     if (engine != null) {
       try {
         engine.close();
@@ -285,6 +369,9 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+    if (graceful) {
+      awaitLastSave();
+    }
     if (sender != null) {
       sender.stop();
     }
@@ -299,6 +386,47 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     }
     if (assembler != null) {
       assembler.close();
+    }
+  }
+
+  /** Waits for the server to hold what was sent, then releases it to Debezium's offsets. */
+  private void releaseWhatIsDurable() {
+    if (handler == null || sender == null || client == null || !client.isOpen()) {
+      return;
+    }
+    try {
+      Optional<Oqid> target = handler.newestPendingCover();
+      if (target.isPresent() && !sender.awaitDurable(target.get(), CLOSE_WAIT)) {
+        LOG.info(
+            "agent {}: the server did not confirm {} within {} ms of the stop; the next session"
+                + " reads it again (the server drops what it holds)",
+            settings.agentName(),
+            target.get(),
+            CLOSE_WAIT.toMillis());
+      }
+      handler.releaseCovered();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("agent {}: releasing the log at the stop: {}", settings.agentName(), e.toString());
+    }
+  }
+
+  /** Waits for the answer to the truncation request sent after the last resume blob. */
+  private void awaitLastSave() {
+    CompletableFuture<Optional<Oqid>> saved = lastSaveRequest;
+    if (saved == null) {
+      return;
+    }
+    try {
+      saved.get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.info(
+          "agent {}: no answer after the last resume position: {}",
+          settings.agentName(),
+          e.toString());
     }
   }
 }

@@ -52,6 +52,35 @@ final class MariaDbDialect implements SourceDialect {
     return PREFIX_BYTES;
   }
 
+  @Override
+  public boolean keepsReadPosition() {
+    return false;
+  }
+
+  /** For example "binlog file number 42 (*.000042), transaction at position 1234, command 3". */
+  @Override
+  public String describePosition(io.openrs.ltl.Oqid oqid) {
+    return describe(oqid);
+  }
+
+  static String describe(io.openrs.ltl.Oqid oqid) {
+    byte[] b = oqid.toBytes();
+    if (b.length != PREFIX_BYTES + TransactionAssembler.INDEX_BYTES) {
+      return "not a binlog OQID: " + b.length + " bytes";
+    }
+    ByteBuffer bb = ByteBuffer.wrap(b);
+    long file = Integer.toUnsignedLong(bb.getInt());
+    long pos = bb.getLong();
+    long index = Integer.toUnsignedLong(bb.getInt());
+    return String.format(
+        java.util.Locale.ROOT,
+        "binlog file number %d (*.%06d), transaction at position %d, command %d",
+        file,
+        file,
+        pos,
+        index);
+  }
+
   private String jdbcUrl() {
     String scheme = source.profile() == SourceProfile.MYSQL ? "jdbc:mysql://" : "jdbc:mariadb://";
     return scheme + source.host() + ":" + source.port() + "/";

@@ -60,6 +60,29 @@ final class PostgresDialect implements SourceDialect {
     return PREFIX_BYTES;
   }
 
+  /** The replication slot: without offsets Debezium streams from its confirmed position. */
+  @Override
+  public boolean keepsReadPosition() {
+    return true;
+  }
+
+  @Override
+  public String describePosition(io.openrs.ltl.Oqid oqid) {
+    byte[] b = oqid.toBytes();
+    if (b.length != PREFIX_BYTES + TransactionAssembler.INDEX_BYTES) {
+      return "not a PostgreSQL OQID: " + b.length + " bytes";
+    }
+    java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(b);
+    long lsn = bb.getLong();
+    long index = Integer.toUnsignedLong(bb.getInt());
+    return String.format(
+        java.util.Locale.ROOT,
+        "commit LSN %X/%X, command %d",
+        lsn >>> 32,
+        lsn & 0xFFFF_FFFFL,
+        index);
+  }
+
   String jdbcUrl() {
     return "jdbc:postgresql://" + source.host() + ":" + source.port() + "/" + source.database();
   }

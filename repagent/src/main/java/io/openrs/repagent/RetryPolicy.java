@@ -32,6 +32,7 @@ public final class RetryPolicy {
   private final int rejectionLimit;
   private final Random random;
   private int attempt;
+  private int missingPosition;
   private String lastRejection;
   private int sameRejections;
 
@@ -45,7 +46,15 @@ public final class RetryPolicy {
   /** A session delivered data: the next failure starts the back-off over. */
   public void progressed() {
     attempt = 0;
+    missingPosition = 0;
   }
+
+  /**
+   * Sessions in a row refused for {@link AgentException.Code#RESUME_POSITION_MISSING} before the
+   * agent stops: enough back-off for the server to save a position an agent just handed it (it
+   * saves at least once a second).
+   */
+  static final int MISSING_POSITION_ATTEMPTS = 8;
 
   /** How many failures in a row (without progress) so far. */
   public int attempt() {
@@ -61,6 +70,11 @@ public final class RetryPolicy {
           return retry("primary unavailable", a);
         case READER_FAILED:
           return retry("log reader failed", a);
+        case RESUME_POSITION_MISSING:
+          if (++missingPosition >= MISSING_POSITION_ATTEMPTS) {
+            return Decision.stop("no resume position", a);
+          }
+          return retry("no resume position at the server", a);
         default:
           return Decision.stop(a.code().name().toLowerCase(java.util.Locale.ROOT), a);
       }

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: one sender thread ({@code rs-repagent-sender-<agent>}) owns the batching; {@link
  * #offer} is called by the log reader's thread; answers arrive on the client's I/O thread.
  */
-final class Sender {
+final class Sender implements RecordHandler.DurablePoint {
 
   private static final Logger LOG = LoggerFactory.getLogger(Sender.class);
   private static final int QUEUE_CHUNKS = 64;
@@ -53,6 +53,10 @@ final class Sender {
   private final BlockingQueue<LtlChunk> queue = new ArrayBlockingQueue<>(QUEUE_CHUNKS);
   private final AtomicReference<Oqid> durable = new AtomicReference<>();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+  /** Notified whenever {@link #durable} moves, the sender fails or stops. */
+  private final Object durableChanged = new Object();
+
   private final Thread thread;
   private volatile boolean stopping;
 
@@ -90,8 +94,46 @@ final class Sender {
   }
 
   /** The server's truncation point as last reported: everything up to it is durable there. */
-  Optional<Oqid> durable() {
+  @Override
+  public Optional<Oqid> durable() {
     return Optional.ofNullable(durable.get());
+  }
+
+  /**
+   * Waits until the server's truncation point is at or above {@code target} (the sender asks for it
+   * while it has unconfirmed commands), the sender fails or stops, or {@code timeout} passes.
+   *
+   * @return whether the point reached {@code target}
+   */
+  @Override
+  public boolean awaitDurable(Oqid target, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (durableChanged) {
+      while (true) {
+        Oqid d = durable.get();
+        if (d != null && d.compareTo(target) >= 0) {
+          return true;
+        }
+        long left = deadline - System.nanoTime();
+        if (failure.get() != null || stopping || left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(durableChanged, left);
+      }
+    }
+  }
+
+  /** A truncation point learned outside the sender's own requests (the session's). */
+  void learned(Optional<Oqid> point) {
+    point.ifPresent(
+        p -> durable.accumulateAndGet(p, (a, b) -> a == null || b.compareTo(a) > 0 ? b : a));
+    wakeWaiters();
+  }
+
+  private void wakeWaiters() {
+    synchronized (durableChanged) {
+      durableChanged.notifyAll();
+    }
   }
 
   /** The failure that stopped this sender, if any. */
@@ -124,6 +166,7 @@ final class Sender {
   /** Stops the thread (what is queued and not sent is dropped; the reader resends it). */
   void stop() {
     stopping = true;
+    wakeWaiters();
     thread.interrupt();
     try {
       thread.join(TimeUnit.SECONDS.toMillis(10));
@@ -242,10 +285,7 @@ final class Sender {
               if (err != null) {
                 fail(err);
               } else {
-                point.ifPresent(
-                    p ->
-                        durable.accumulateAndGet(
-                            p, (a, b) -> a == null || b.compareTo(a) > 0 ? b : a));
+                learned(point);
               }
             });
   }
@@ -256,6 +296,7 @@ final class Sender {
             ? t.getCause()
             : t;
     if (failure.compareAndSet(null, cause)) {
+      wakeWaiters();
       if (!stopping) {
         LOG.debug("sender of {} failed: {}", agent, cause.toString());
         onFailure.accept(cause);

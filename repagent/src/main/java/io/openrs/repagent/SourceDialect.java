@@ -14,6 +14,16 @@ interface SourceDialect {
   int prefixBytes();
 
   /**
+   * Whether the primary itself keeps this agent's read position (a PostgreSQL replication slot), so
+   * that a session without a resume blob still starts at or before what the server holds.
+   * MariaDB/MySQL keep none: without offsets the connector starts at the current end of the binlog.
+   */
+  boolean keepsReadPosition();
+
+  /** The position in the primary's log an OQID of this source names, for messages. */
+  String describePosition(io.openrs.ltl.Oqid oqid);
+
+  /**
    * Checks that the primary's log can be read (failing with a message naming the setting) and
    * creates what the agent needs there (the heartbeat table). Runs before every session.
    *

@@ -120,6 +120,24 @@ class RetryPolicyTest {
   }
 
   @Test
+  void aMissingResumePositionIsRetriedLongEnoughForTheServerToSaveOneThenStops() {
+    AgentException missing =
+        new AgentException(AgentException.Code.RESUME_POSITION_MISSING, "no position");
+    long waited = 0;
+    for (int n = 1; n < RetryPolicy.MISSING_POSITION_ATTEMPTS; n++) {
+      RetryPolicy.Decision d = policy.onFailure(missing);
+      assertThat(d.retry()).isTrue();
+      assertThat(d.state()).isEqualTo("no resume position at the server");
+      waited += d.delay().toMillis();
+    }
+    // The server saves a position it was handed at least once a second.
+    assertThat(waited).isGreaterThan(1000);
+    RetryPolicy.Decision last = policy.onFailure(missing);
+    assertThat(last.retry()).isFalse();
+    assertThat(last.reason()).isSameAs(missing);
+  }
+
+  @Test
   void theAgentExceptionInsideAWrapperDecides() {
     RuntimeException wrapped =
         new RuntimeException(new AgentException(AgentException.Code.SOURCE_SETUP, "wal_level"));
