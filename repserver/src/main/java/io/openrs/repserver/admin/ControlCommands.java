@@ -6,6 +6,7 @@ import io.openrs.config.param.Scope;
 import io.openrs.config.param.TakesEffect;
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.ConnectionState;
+import io.openrs.dsi.RsTicketCall;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.packed.OriginEnvelope;
 import io.openrs.ltl.packed.PackedDecoder;
@@ -20,8 +21,8 @@ import io.openrs.queue.StableQueue;
 import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.ResumeOption;
+import io.openrs.repserver.dsi.DsiTargets;
 import io.openrs.repserver.origin.OriginPipeline;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -130,9 +131,9 @@ final class ControlCommands {
         continue;
       }
       try {
-        TicketIssuer.issue(c, t.headers());
+        RsTicketCall.issue(DsiTargets.target(c), t.headers());
         issued.add(c.name());
-      } catch (SQLException | RuntimeException e) {
+      } catch (Exception e) {
         problems.add(c.name() + ": " + e.getMessage());
       }
     }
