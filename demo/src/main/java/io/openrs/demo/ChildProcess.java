@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -63,8 +62,7 @@ final class ChildProcess {
     return String.join(java.io.File.pathSeparator, out);
   }
 
-  static ChildProcess start(
-      String name, List<String> command, Map<String, String> env, Path workDir, Path log)
+  static ChildProcess start(String name, List<String> command, Path workDir, Path log)
       throws DemoException {
     List<String> full = new ArrayList<>();
     if (Files.isExecutable(SETSID)) {
@@ -73,7 +71,6 @@ final class ChildProcess {
     full.addAll(command);
     ProcessBuilder pb = new ProcessBuilder(full);
     pb.directory(workDir.toFile());
-    pb.environment().putAll(env);
     pb.redirectErrorStream(true);
     pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));

@@ -1,5 +1,6 @@
 package io.openrs.demo;
 
+import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -11,6 +12,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -156,5 +158,50 @@ final class TableCompare {
       b.append(i > 0 ? ", " : "").append(Objects.requireNonNullElse(v, "NULL"));
     }
     return b.append(')').toString().replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
+  }
+
+  /**
+   * Compares every table of the demo between the primary and the replicate of {@code s}, printing a
+   * line per table and the first differing rows.
+   */
+  static List<Result> all(DemoSettings s, PrintStream out) throws DemoException {
+    out.println(
+        "  every row of every table, ordered by key, value by value ("
+            + s.primary().kind().title()
+            + " "
+            + s.primaryDatabase()
+            + " vs PostgreSQL "
+            + s.replicateDatabase()
+            + ")");
+    List<Result> results = new ArrayList<>();
+    try (Connection p = DemoDatabases.open(s.primary(), s.primaryDatabase());
+        Connection r = DemoDatabases.open(s.pg(), s.replicateDatabase())) {
+      p.setAutoCommit(false);
+      r.setAutoCommit(false);
+      out.printf(Locale.ROOT, "  %-10s %14s %15s%n", "table", "primary rows", "replicate rows");
+      for (DemoSchema.Table t : DemoSchema.TABLES) {
+        String primaryTable = s.primarySchema() + "." + t.name();
+        String replicateTable = s.replicateSchema() + "." + t.name();
+        Result res = compare(t, p, primaryTable, r, replicateTable, 5);
+        results.add(res);
+        out.printf(
+            Locale.ROOT,
+            "  %-10s %,14d %,15d   %s%n",
+            t.name(),
+            res.primaryRows(),
+            res.replicateRows(),
+            res.identical()
+                ? "identical"
+                : String.format(Locale.ROOT, "%,d rows differ", res.differences()));
+        for (String example : res.examples()) {
+          out.println("      " + example);
+        }
+      }
+      p.rollback();
+      r.rollback();
+    } catch (SQLException e) {
+      throw new DemoException("the comparison failed: " + Checks.describe(e), e);
+    }
+    return results;
   }
 }

@@ -44,7 +44,7 @@ final class WorkDir {
     for (String file : List.of(AGENT_PID, SERVER_PID)) {
       String role = file.equals(SERVER_PID) ? "server" : "agent";
       readPid(dir.resolve(file))
-          .filter(WorkDir::isOpenRsProcess)
+          .filter(this::isDemoChild)
           .ifPresent(pid -> out.add(new Leftover(role, pid)));
     }
     return out;
@@ -58,34 +58,54 @@ final class WorkDir {
     }
   }
 
-  private static boolean isOpenRsProcess(long pid) {
+  /**
+   * The JVM option that marks a child of the demo (before the long classpath, so it is within the
+   * part of the command line the JDK reports).
+   */
+  String childMarker() {
+    return "-Dopenrs.demo.workdir=" + dir;
+  }
+
+  private boolean isDemoChild(long pid) {
     return ProcessHandle.of(pid)
         .filter(ProcessHandle::isAlive)
         .flatMap(h -> h.info().commandLine())
-        .map(c -> c.contains("io.openrs.repserver.Main") || c.contains("io.openrs.repagent.Main"))
+        .map(c -> c.contains(childMarker()))
         .orElse(false);
+  }
+
+  /**
+   * Refuses a directory the demo may not empty: a file, or a non-empty directory without the
+   * marker.
+   */
+  void checkUsable() throws DemoException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new DemoException("the work directory " + dir + " is a file; give another --work-dir.");
+    }
+    boolean empty;
+    try (Stream<Path> s = Files.list(dir)) {
+      empty = s.findAny().isEmpty();
+    } catch (IOException e) {
+      throw new DemoException("cannot read the work directory " + dir + ": " + e, e);
+    }
+    if (!empty && !Files.exists(dir.resolve(MARKER))) {
+      throw new DemoException(
+          "the work directory "
+              + dir
+              + " is not empty and is not a demo work directory (it has no "
+              + MARKER
+              + " file), so the demo will not empty it; give another --work-dir.");
+    }
   }
 
   /** Empties the directory (if it is the demo's) and marks it as the demo's. */
   void reset() throws DemoException {
+    checkUsable();
     try {
       if (Files.exists(dir)) {
-        if (!Files.isDirectory(dir)) {
-          throw new DemoException(
-              "the work directory " + dir + " is a file; give another --work-dir.");
-        }
-        boolean empty;
-        try (Stream<Path> s = Files.list(dir)) {
-          empty = s.findAny().isEmpty();
-        }
-        if (!empty && !Files.exists(dir.resolve(MARKER))) {
-          throw new DemoException(
-              "the work directory "
-                  + dir
-                  + " is not empty and is not a demo work directory (it has no "
-                  + MARKER
-                  + " file), so the demo will not empty it; give another --work-dir.");
-        }
         try (Stream<Path> s = Files.walk(dir)) {
           for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
             if (!p.equals(dir)) {
