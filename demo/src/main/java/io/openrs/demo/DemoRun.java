@@ -89,7 +89,8 @@ final class DemoRun {
 
   private void section(String title) {
     out.println();
-    out.printf(Locale.ROOT, "== %s (%.1f s)%n", title, (System.nanoTime() - started) / 1e9);
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+    out.printf(Locale.ROOT, "== [%02d:%02d] %s%n", seconds / 60, seconds % 60, title);
   }
 
   // ---- 1. checks -------------------------------------------------------------------------
@@ -202,11 +203,11 @@ final class DemoRun {
   private void configure() throws DemoException {
     section("Configuration through the admin port");
     out.println(
-        "  (the same commands in psql: psql -h "
+        "  the commands a DBA types in psql -h "
             + s.listenAddress()
             + " -p "
             + actualAdminPort
-            + " -U sa -d rssd)");
+            + " -U sa -d rssd (passwords shown as '***')");
     Endpoint p = s.primary();
     Endpoint r = s.pg();
     try (AdminSession admin = admin()) {

@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
     name = "quickstart-demo",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    abbreviateSynopsis = true,
     description = {
       "Runs a replication demo on the local databases: prepares a primary and a replicate,"
           + " starts the OpenRS server and agent, configures them through the admin port,"
@@ -40,6 +41,7 @@ public final class QuickstartDemo implements Callable<Integer> {
 
   @Option(
       names = "--source",
+      paramLabel = "<source>",
       defaultValue = "postgresql",
       converter = SourceConverter.class,
       completionCandidates = SourceCandidates.class,
@@ -57,6 +59,7 @@ public final class QuickstartDemo implements Callable<Integer> {
 
   @Option(
       names = "--clients",
+      paramLabel = "<n>",
       defaultValue = "4",
       description = "concurrent workload clients at the primary (default: ${DEFAULT-VALUE})")
   int clients;
@@ -72,12 +75,14 @@ public final class QuickstartDemo implements Callable<Integer> {
 
   @Option(
       names = "--accounts",
+      paramLabel = "<n>",
       defaultValue = "1000",
       description = "accounts of the initial load (default: ${DEFAULT-VALUE})")
   int accounts;
 
   @Option(
       names = "--seed",
+      paramLabel = "<n>",
       defaultValue = "42",
       description = "seed of the workload's random choices (default: ${DEFAULT-VALUE})")
   long seed;
@@ -122,24 +127,28 @@ public final class QuickstartDemo implements Callable<Integer> {
 
   @Option(
       names = "--pg-host",
+      paramLabel = "<host>",
       defaultValue = "127.0.0.1",
       description = "PostgreSQL host (default: ${DEFAULT-VALUE})")
   String pgHost;
 
   @Option(
       names = "--pg-port",
+      paramLabel = "<port>",
       defaultValue = "5432",
       description = "PostgreSQL port (default: ${DEFAULT-VALUE})")
   int pgPort;
 
   @Option(
       names = "--pg-user",
+      paramLabel = "<user>",
       defaultValue = "openrs",
       description = "PostgreSQL user (default: ${DEFAULT-VALUE}, made by setup-databases.sh)")
   String pgUser;
 
   @Option(
       names = "--pg-password",
+      paramLabel = "<password>",
       defaultValue = "${env:OPENRS_DEMO_PG_PASSWORD:-openrs}",
       description = "PostgreSQL password (default: $OPENRS_DEMO_PG_PASSWORD, else openrs)",
       arity = "1")
@@ -147,24 +156,28 @@ public final class QuickstartDemo implements Callable<Integer> {
 
   @Option(
       names = "--mariadb-host",
+      paramLabel = "<host>",
       defaultValue = "127.0.0.1",
       description = "MariaDB host (default: ${DEFAULT-VALUE})")
   String mariadbHost;
 
   @Option(
       names = "--mariadb-port",
+      paramLabel = "<port>",
       defaultValue = "3306",
       description = "MariaDB port (default: ${DEFAULT-VALUE})")
   int mariadbPort;
 
   @Option(
       names = "--mariadb-user",
+      paramLabel = "<user>",
       defaultValue = "openrs",
       description = "MariaDB user (default: ${DEFAULT-VALUE})")
   String mariadbUser;
 
   @Option(
       names = "--mariadb-password",
+      paramLabel = "<password>",
       defaultValue = "${env:OPENRS_DEMO_MARIADB_PASSWORD:-openrs}",
       description = "MariaDB password (default: $OPENRS_DEMO_MARIADB_PASSWORD, else openrs)",
       arity = "1")
@@ -172,7 +185,7 @@ public final class QuickstartDemo implements Callable<Integer> {
 
   @Option(
       names = "--catch-up-timeout",
-      defaultValue = "300",
+      defaultValue = "600",
       paramLabel = "<seconds>",
       description =
           "how long to wait for the replicate after the workload" + " (default: ${DEFAULT-VALUE})")
@@ -194,6 +207,7 @@ public final class QuickstartDemo implements Callable<Integer> {
 
   @Option(
       names = "--db-prefix",
+      paramLabel = "<prefix>",
       defaultValue = "openrs_demo",
       description =
           "prefix of the databases, slot and agent names, matching"
