@@ -491,11 +491,25 @@ final class DemoRun {
         if (System.nanoTime() >= nextPrint) {
           lastSample = printProgress(admin, "catch-up", start, lastSample);
           nextPrint += s.progressInterval().toNanos();
+          if (stopped(admin.rows("admin who_is_down"))) {
+            out.println("  replication stopped; what is down:");
+            admin.type("admin who_is_down");
+            return false;
+          }
         }
       }
     } catch (SQLException e) {
       throw new DemoException("sampling the server failed: " + Checks.describe(e), e);
     }
+  }
+
+  /**
+   * Whether a module that does not come back by itself is down (DSI, DIST ...: they wait for the
+   * DBA); an agent that is not connected (REP AGENT) reconnects by itself.
+   */
+  static boolean stopped(List<Map<String, String>> whoIsDown) {
+    return whoIsDown.stream()
+        .anyMatch(r -> "Down".equals(r.get("state")) && !"REP AGENT".equals(r.get("name")));
   }
 
   // ---- 8. comparison ---------------------------------------------------------------------

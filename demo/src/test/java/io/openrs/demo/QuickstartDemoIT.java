@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,7 +16,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -170,17 +175,67 @@ class QuickstartDemoIT {
   }
 
   @Test
-  void mariadbToPostgresqlEndsIdentical() {
-    Outcome o = demo("--source", "mariadb", "--duration", "10", "--clients", "2", "--rate", "200");
+  void mariadbToPostgresqlEndsIdenticalAndKeepsRunningForPsql() throws Exception {
+    Outcome o =
+        demo(
+            "--source",
+            "mariadb",
+            "--duration",
+            "10",
+            "--clients",
+            "2",
+            "--rate",
+            "200",
+            "--keep-running");
+    List<ProcessHandle> children = new ArrayList<>();
+    try {
+      for (String pidFile : List.of(WorkDir.AGENT_PID, WorkDir.SERVER_PID)) {
+        Path file = dir.resolve("work").resolve(pidFile);
+        if (Files.exists(file)) {
+          ProcessHandle.of(Long.parseLong(Files.readString(file).trim())).ifPresent(children::add);
+        }
+      }
+      assertThat(o.exit()).as(o.all()).isEqualTo(QuickstartDemo.EXIT_IDENTICAL);
+      assertThat(o.out())
+          .contains("MariaDB -> PostgreSQL")
+          .contains("binlog_format = ROW")
+          .contains(
+              "admin> create connection to mariadb." + prefix + "_primary using profile mariadb")
+          .contains("replicate tables in ('" + prefix + "_primary.%')")
+          .contains("VERDICT: IDENTICAL")
+          .contains("keep running")
+          .doesNotContain("Stopping");
+      assertThat(children).hasSize(2).allMatch(ProcessHandle::isAlive);
 
-    assertThat(o.exit()).as(o.all()).isEqualTo(QuickstartDemo.EXIT_IDENTICAL);
-    assertThat(o.out())
-        .contains("MariaDB -> PostgreSQL")
-        .contains("binlog_format = ROW")
-        .contains(
-            "admin> create connection to mariadb." + prefix + "_primary using profile mariadb")
-        .contains("replicate tables in ('" + prefix + "_primary.%')")
-        .contains("VERDICT: IDENTICAL");
+      // The printed psql command works: the password and the port as printed.
+      Matcher psql =
+          Pattern.compile("PGPASSWORD=(\\S+) psql -h 127\\.0\\.0\\.1 -p (\\d+) -U sa -d rssd")
+              .matcher(o.out());
+      assertThat(psql.find()).as(o.out()).isTrue();
+      Properties login = new Properties();
+      login.setProperty("user", "sa");
+      login.setProperty("password", psql.group(1));
+      try (Connection admin =
+              DriverManager.getConnection(
+                  "jdbc:postgresql://127.0.0.1:" + psql.group(2) + "/rssd", login);
+          Statement st = admin.createStatement();
+          ResultSet rs = st.executeQuery("rs_helpsub")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("subscription")).isEqualTo("demo_sub");
+      }
+
+      // A second run from the same directory names the processes still running.
+      Outcome again = demo("--source", "mariadb");
+      assertThat(again.exit()).isEqualTo(QuickstartDemo.EXIT_PROBLEM);
+      assertThat(again.err())
+          .contains("of an earlier --keep-running demo still run")
+          .contains("kill " + children.get(0).pid() + " " + children.get(1).pid());
+    } finally {
+      for (ProcessHandle p : children) {
+        p.destroy();
+        p.onExit().get(60, TimeUnit.SECONDS);
+      }
+    }
   }
 
   @Test
