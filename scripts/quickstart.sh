@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
 # quickstart.sh -- the README's first command on a new machine.
 #
-# Today (before the end-to-end issue lands) it does what exists:
+#   scripts/quickstart.sh [demo options]      e.g. scripts/quickstart.sh --source mariadb
+#
 #   1. prepares the local PostgreSQL and MariaDB for log-based capture
 #      (scripts/setup-databases.sh: idempotent, restarts a server only when a
-#      setting changed), and
-#   2. builds every module and installs it in the local Maven repository,
-#      including the JMH benchmarks jar (e2e/target/benchmarks.jar).
-# It then says what can be run. The replication demo (server + agent + DSI on
-# the local databases) will be started from here once it exists.
+#      setting changed),
+#   2. builds every module and installs it in the local Maven repository
+#      (mvn -B -ntp install -DskipTests; also e2e/target/benchmarks.jar), and
+#   3. runs the replication demo (docs/demo.md) with the embedded defaults:
+#      a primary and a replicate database on the local PostgreSQL (MariaDB to
+#      PostgreSQL with --source mariadb), the replication server with its
+#      embedded RSSD and stable queues, configured through its admin port with
+#      the commands a DBA types, the replication agent, an OLTP workload with
+#      live progress, and a comparison of every table of the replicate with the
+#      primary. The demo's options are passed through (--duration, --clients,
+#      --keep-running, --work-dir, --admin-port, ...; --help lists them).
+#
+# The exit code is the demo's: 0 when the replicate is identical to the
+# primary, 1 when it differs, 2 when the demo could not run (the message says
+# what is wrong and how to fix it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,18 +31,19 @@ fi
 
 mvn -B -ntp install -DskipTests
 
+JAR="$(ls demo/target/openrs-demo-*.jar 2>/dev/null | grep -v -e sources -e tests | head -1 || true)"
+if [ -z "$JAR" ] || [ ! -d demo/target/lib ]; then
+  echo "quickstart.sh: the demo was not built (demo/target); see the Maven output above" >&2
+  exit 2
+fi
+
 cat <<'MSG'
 
 OpenRS is built and the local databases are ready for log-based capture.
+Tests: mvn -B verify    Docs: docs/ (the demo: docs/demo.md)
+Starting the replication demo (Ctrl-C stops it and everything it started).
 
-  Tests:             mvn -B verify
-  LTL benchmark:     java -jar e2e/target/benchmarks.jar LtlBenchmark -t 1
-  Docs:              docs/ (start with docs/ltl.md)
-
-What runs today (docs/repserver.md, docs/repagent.md, docs/admin-commands.md):
-  Server:            OPENRS_ADMIN_PASSWORD=<choose one> bin/repserver -C etc/repserver.cfg
-  Admin port:        psql -h 127.0.0.1 -p 11753 -U sa -d rssd     (then: admin who)
-  Agent:             bin/repagent -C etc/repagent.cfg
-The replicate side (DSI) and the end-to-end demo are not built yet; this
-script will start the demo once they land.
 MSG
+
+# shellcheck disable=SC2086
+exec java ${JAVA_OPTS:-} -cp "$JAR:demo/target/lib/*" io.openrs.demo.QuickstartDemo "$@"
