@@ -1,0 +1,163 @@
+package io.openrs.dsi.hvar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.openrs.dsi.DsiConnection;
+import io.openrs.dsi.DsiCounter;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.DsiState;
+import io.openrs.dsi.testkit.Awaits;
+import io.openrs.dsi.testkit.OutboundQueueFixture;
+import io.openrs.dsi.testkit.RecordingSink;
+import io.openrs.dsi.testkit.TestDb;
+import io.openrs.dsi.testkit.Workload;
+import io.openrs.ltl.Oqid;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * HVAR against the real databases: random streams (fixed seeds) over the DSI test schema (composite
+ * keys, a table without primary key, a unique secondary key whose values move between rows,
+ * parent/child foreign keys, every value type, primary key updates, unchanged columns) plus hot
+ * keys folded many times per group leave the replicate identical to continuous mode and to the
+ * primary, for every group size.
+ */
+class HvarApplyIT {
+  private static final int REPLICATE = 201;
+  private static final int[] GROUP_SIZES = {1, 10, 1_000, 100_000};
+
+  @TempDir Path dir;
+
+  /** The workload and the hot keys, interleaved. */
+  private record Stream(Workload w, HotKeys hot, List<Workload.Tx> txs) {
+    Map<Integer, Oqid> lastCommits() {
+      Map<Integer, Oqid> m = new TreeMap<>(w.lastCommits());
+      m.put(HotKeys.ORIGIN, hot.lastCommit());
+      return m;
+    }
+  }
+
+  private static Stream stream(TestDb db, String schema, int n) {
+    Workload w = new Workload(db, schema, 77, 0.1);
+    HotKeys hot = new HotKeys(schema, 78, 12);
+    List<Workload.Tx> a = w.next(n);
+    List<Workload.Tx> b = hot.next(n / 2);
+    List<Workload.Tx> all = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      all.add(a.get(i));
+      if (i % 2 == 1) {
+        all.add(b.get(i / 2));
+      }
+    }
+    return new Stream(w, hot, all);
+  }
+
+  private static void setUp(TestDb db, TestDb.Scratch s) throws Exception {
+    s.exec(Workload.ddl(db).toArray(String[]::new));
+    s.exec(HotKeys.ddl(db));
+  }
+
+  /** Every row of every table, canonical: what "identical" compares. */
+  private static List<String> dump(TestDb.Scratch s) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Connection c = s.connect()) {
+      for (String t : List.of("parent", "child", "item", "nokey")) {
+        for (String row : Workload.actual(s.db(), c, t)) {
+          out.add(t + ": " + row);
+        }
+      }
+    }
+    for (String row : Hvar.rows(s, "SELECT id, n, note FROM hot ORDER BY id")) {
+      out.add("hot: " + row);
+    }
+    return out;
+  }
+
+  /** What a run left: the replicate's rows and the DSI's counters. */
+  private record Result(List<String> rows, Map<DsiCounter, Long> counters) {
+    long get(DsiCounter c) {
+      return counters.get(c);
+    }
+  }
+
+  private Result run(TestDb db, String prefix, DsiSettings settings) throws Exception {
+    SimpleMeterRegistry reg = new SimpleMeterRegistry();
+    Map<DsiCounter, Long> counters = new java.util.EnumMap<>(DsiCounter.class);
+    try (TestDb.Scratch s = db.scratch(prefix);
+        OutboundQueueFixture q = new OutboundQueueFixture(dir.resolve(prefix), REPLICATE)) {
+      setUp(db, s);
+      Stream st = stream(db, s.name(), 500);
+      q.append(st.txs());
+      try (DsiConnection dsi =
+          DsiConnection.start(s.target(REPLICATE), q.queue(), settings, new RecordingSink(), reg)) {
+        Awaits.applied(dsi, s, st.lastCommits());
+        st.w().assertReplicaMatches(s);
+        assertThat(Hvar.rows(s, "SELECT id, n, note FROM hot ORDER BY id"))
+            .containsExactlyElementsOf(st.hot().expected());
+        assertThat(dsi.state()).isEqualTo(DsiState.RUNNING);
+        for (DsiCounter c : DsiCounter.values()) {
+          counters.put(
+              c,
+              c.kind() == DsiCounter.Kind.SUMMARY
+                  ? Hvar.observations(reg, c)
+                  : Hvar.counter(reg, c));
+        }
+      }
+      return new Result(
+          dump(s).stream().map(l -> l.replace(s.name(), "<schema>")).toList(), counters);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void randomStreamsEndIdenticalToContinuousModeAndThePrimary(TestDb db) throws Exception {
+    List<String> continuous =
+        run(db, "hvar_cont", Hvar.settings("dsi_compile_enable", "off")).rows();
+    // A high retry threshold keeps every table compiled, so unique values moving between parent
+    // rows fail many groups, each applied again in continuous mode.
+    Map<String, DsiSettings> configs = new java.util.LinkedHashMap<>();
+    for (int size : GROUP_SIZES) {
+      configs.put(
+          "group size " + size,
+          Hvar.maxCmds(Hvar.settings("dsi_compile_retry_threshold", "1000"), size));
+    }
+    configs.put(
+        "group size 1000, dsi_keep_triggers off (PostgreSQL: unique moves as delete and insert)",
+        Hvar.maxCmds(
+            Hvar.settings("dsi_keep_triggers", "off", "dsi_compile_retry_threshold", "1000"),
+            1000));
+    configs.put(
+        "group size 1000, 2 threads (pipelined)",
+        Hvar.maxCmds(
+            Hvar.settings("dsi_num_threads", "2", "dsi_compile_retry_threshold", "1000"), 1000));
+    configs.put(
+        "bulk threshold 1 (every set through work tables)",
+        Hvar.settings("dsi_bulk_threshold", "1", "dsi_compile_retry_threshold", "1000"));
+    for (Map.Entry<String, DsiSettings> e : configs.entrySet()) {
+      Result r = run(db, "hvar_run", e.getValue());
+      assertThat(r.rows()).as(e.getKey()).containsExactlyElementsOf(continuous);
+      assertThat(r.get(DsiCounter.HVAR_CMDS_COMPILED)).isPositive();
+      assertThat(r.get(DsiCounter.HVAR_GROUP_CMDS)).isPositive();
+      System.out.printf(
+          "%s %s: groups %d, commands compiled %d, net rows %d/%d/%d, fallbacks %d,"
+              + " continuous transactions %d%n",
+          db,
+          e.getKey(),
+          r.get(DsiCounter.HVAR_GROUP_CMDS),
+          r.get(DsiCounter.HVAR_CMDS_COMPILED),
+          r.get(DsiCounter.HVAR_NET_INSERTS),
+          r.get(DsiCounter.HVAR_NET_UPDATES),
+          r.get(DsiCounter.HVAR_NET_DELETES),
+          r.get(DsiCounter.HVAR_FALLBACKS),
+          r.get(DsiCounter.HVAR_TRANS_CONTINUOUS));
+    }
+  }
+}
