@@ -590,25 +590,16 @@ public final class PostgresDialect implements Dialect {
     CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.toString());
     try {
       int chunk = Math.max(8192, Math.min(maxBytes, 1 << 20));
-      StringBuilder buf = new StringBuilder(chunk + 1024);
-      Utf8Buffer bytes = new Utf8Buffer(chunk + 4096);
+      CopyTextEncoder enc = new CopyTextEncoder(chunk + 4096);
       for (Value[] row : rows) {
-        for (int k = 0; k < row.length; k++) {
-          if (k > 0) {
-            buf.append('\t');
-          }
-          appendCopyValue(buf, row[k]);
-        }
-        buf.append('\n');
-        if (buf.length() >= chunk) {
-          bytes.encode(buf);
-          copy.writeToCopy(bytes.array(), 0, bytes.length());
-          buf.setLength(0);
+        enc.row(row);
+        if (enc.length() >= chunk) {
+          copy.writeToCopy(enc.array(), 0, enc.length());
+          enc.reset();
         }
       }
-      if (buf.length() > 0) {
-        bytes.encode(buf);
-        copy.writeToCopy(bytes.array(), 0, bytes.length());
+      if (enc.length() > 0) {
+        copy.writeToCopy(enc.array(), 0, enc.length());
       }
       return copy.endCopy();
     } finally {
