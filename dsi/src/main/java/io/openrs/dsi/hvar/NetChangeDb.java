@@ -62,6 +62,7 @@ public final class NetChangeDb {
   private long commands;
   private long bytes;
   private long converted;
+  private TableNet lastTable;
 
   /**
    * @param conversions the {@code dsi_command_convert} rules of a replicate table
@@ -125,6 +126,7 @@ public final class NetChangeDb {
     for (TableName t : created) {
       tables.remove(t);
     }
+    lastTable = null;
     undo.clear();
     created.clear();
     bytes = bytesBefore;
@@ -382,6 +384,10 @@ public final class NetChangeDb {
   // ---- tables and undo -------------------------------------------------------------------------
 
   private TableNet table(TableName name) throws SQLException {
+    TableNet last = lastTable;
+    if (last != null && last.name().equals(name)) {
+      return last; // commands come in runs on one table: no hashing of fresh name strings
+    }
     TableNet t = tables.get(name);
     if (t == null) {
       TableMeta meta = source.table(name);
@@ -401,6 +407,7 @@ public final class NetChangeDb {
       tables.put(name, t);
       created.add(name);
     }
+    lastTable = t;
     return t;
   }
 
@@ -589,10 +596,17 @@ public final class NetChangeDb {
      * @return null, or why the image cannot be compiled
      */
     String read(List<Column> image, Value[] into, boolean identifying) {
-      for (Column c : image) {
-        Integer p = positions.get(c.name());
-        if (p == null) {
-          p = positions.get(c.name().toLowerCase(Locale.ROOT));
+      List<ColumnMeta> cols = meta.columns();
+      for (int i = 0; i < image.size(); i++) {
+        Column c = image.get(i);
+        Integer p;
+        if (i < cols.size() && cols.get(i).name().equals(c.name())) {
+          p = i; // images usually list the columns in the table's order
+        } else {
+          p = positions.get(c.name());
+          if (p == null) {
+            p = positions.get(c.name().toLowerCase(Locale.ROOT));
+          }
         }
         if (p == null) {
           return "replicate table " + name() + " has no column " + c.name();

@@ -61,48 +61,59 @@ class HvarBenchmark {
   private static final int REPLICATE = 201;
 
   private List<String> out = new ArrayList<>();
-  private int MIX;
-  private int INSERTS;
-  private int HOT;
+  private int mixCommands;
+  private int insertRows;
+  private int hotCommands;
 
   @Test
   @Timeout(7200)
   void hvarAgainstContinuousMode() throws Exception {
     // Warm-up: a fifth of each workload through both modes, so the JIT has compiled the paths of
     // both before anything is measured; not reported.
-    MIX = MIX_SIZE / 5;
-    INSERTS = INSERT_SIZE / 5;
-    HOT = HOT_SIZE / 5;
-    mix();
-    inserts();
-    hot();
+    mixCommands = MIX_SIZE / 5;
+    insertRows = INSERT_SIZE / 5;
+    hotCommands = HOT_SIZE / 5;
+    String only = System.getProperty("bench.only", "abc");
+    if (only.contains("a")) {
+      mix();
+    }
+    if (only.contains("b")) {
+      inserts();
+    }
+    if (only.contains("c")) {
+      hot();
+    }
     out = new ArrayList<>();
-    MIX = MIX_SIZE;
-    INSERTS = INSERT_SIZE;
-    HOT = HOT_SIZE;
+    mixCommands = MIX_SIZE;
+    insertRows = INSERT_SIZE;
+    hotCommands = HOT_SIZE;
     out.add("HVAR with dsi_num_threads " + THREADS);
     try {
-      double[] a = mix();
-      double[] b = inserts();
-      double[] c = hot();
       out.add("");
-      out.add(String.format("(a) OLTP mix:      HVAR / continuous = %.2f (target 3)", a[1] / a[0]));
-      out.add(String.format("(b) inserts:       HVAR / continuous = %.2f (target 6)", b[1] / b[0]));
-      out.add(
-          String.format("(b) inserts:       HVAR / raw COPY   = %.2f (target 0.8)", b[1] / b[2]));
-      out.add(String.format("(c) hot updates:   HVAR / continuous = %.2f", c[1] / c[0]));
+      if (only.contains("a")) {
+        double[] a = mix();
+        out.add(String.format("(a) OLTP mix:    HVAR / continuous = %.2f (target 3)", a[1] / a[0]));
+      }
+      if (only.contains("b")) {
+        double[] b = inserts();
+        out.add(String.format("(b) inserts:     HVAR / continuous = %.2f (target 6)", b[1] / b[0]));
+        out.add(String.format("(b) inserts:     HVAR / raw COPY = %.2f (target 0.8)", b[1] / b[2]));
+      }
+      if (only.contains("c")) {
+        double[] c = hot();
+        out.add(String.format("(c) hot updates: HVAR / continuous = %.2f", c[1] / c[0]));
+      }
     } finally {
       out.forEach(System.out::println);
     }
   }
 
   private static DsiSettings continuous() {
-    return Hvar.settings("dsi_compile_enable", "off", "dsi_sqt_max_cache_size", "67108864");
+    return Hvar.settings("dsi_compile_enable", "off");
   }
 
   private static DsiSettings hvar() {
-    return Hvar.settings(
-        "dsi_sqt_max_cache_size", "67108864", "dsi_num_threads", Integer.toString(THREADS));
+    return Hvar.settings("dsi_num_threads", Integer.toString(THREADS));
   }
 
   /** Applies the queue's backlog with {@code settings}; commands (or rows) per second. */
@@ -226,7 +237,7 @@ class HvarBenchmark {
       List<Long> live = new ArrayList<>();
       long nextId = 1;
       TableName t = new TableName(s.name(), "orders");
-      while (b.commands < MIX) {
+      while (b.commands < mixCommands) {
         List<LtlCommand> tx = new ArrayList<>();
         TranId id = b.begin(tx);
         int n = 10 + r.nextInt(91);
@@ -287,10 +298,10 @@ class HvarBenchmark {
       Backlog b = new Backlog(q);
       Random r = new Random(2);
       TableName t = new TableName(s.name(), "purchase");
-      List<List<Value>> rows = new ArrayList<>(INSERTS);
+      List<List<Value>> rows = new ArrayList<>(insertRows);
       int emp = 1;
       int purch = 0;
-      while (b.commands < INSERTS) {
+      while (b.commands < insertRows) {
         List<LtlCommand> tx = new ArrayList<>();
         TranId id = b.begin(tx);
         for (int i = 0; i < 1000; i++) {
@@ -389,7 +400,7 @@ class HvarBenchmark {
       Backlog b = new Backlog(q);
       Random r = new Random(3);
       TableName t = new TableName(s.name(), "account");
-      while (b.commands < HOT) {
+      while (b.commands < hotCommands) {
         List<LtlCommand> tx = new ArrayList<>();
         TranId id = b.begin(tx);
         int n = 10 + r.nextInt(91);
