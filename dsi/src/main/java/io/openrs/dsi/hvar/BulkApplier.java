@@ -329,9 +329,8 @@ public final class BulkApplier {
         }
       }
       throw new BulkApplyException(t.name(), step, what, e);
-    } catch (RuntimeException e) {
-      throw new BulkApplyException(
-          t.name(), step, what, new SQLException("driver failure: " + e, null, 0, e));
+    } catch (RuntimeException | AssertionError e) {
+      throw new BulkApplyException(t.name(), step, what, driverFailure(e));
     }
   }
 
@@ -552,9 +551,8 @@ public final class BulkApplier {
       return s.executeLargeUpdate(sql);
     } catch (SQLException e) {
       throw new BulkApplyException(t.name(), step, sql, e);
-    } catch (RuntimeException e) {
-      throw new BulkApplyException(
-          t.name(), step, sql, new SQLException("driver failure: " + e, null, 0, e));
+    } catch (RuntimeException | AssertionError e) {
+      throw new BulkApplyException(t.name(), step, sql, driverFailure(e));
     }
   }
 
@@ -593,10 +591,17 @@ public final class BulkApplier {
       }
     } catch (SQLException e) {
       throw new BulkApplyException(t.name(), step, sql, e);
-    } catch (RuntimeException e) {
-      throw new BulkApplyException(
-          t.name(), step, sql, new SQLException("driver failure: " + e, null, 0, e));
+    } catch (RuntimeException | AssertionError e) {
+      throw new BulkApplyException(t.name(), step, sql, driverFailure(e));
     }
+  }
+
+  /**
+   * A driver that throws unchecked (a bug, or an assertion under {@code -ea} when its connection
+   * breaks): an SQLException without SQLSTATE, so the caller checks whether the connection works.
+   */
+  private static SQLException driverFailure(Throwable e) {
+    return new SQLException("driver failure: " + e, null, 0, e);
   }
 
   private static BulkApplyException rowCount(

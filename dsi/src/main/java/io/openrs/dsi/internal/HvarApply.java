@@ -91,6 +91,8 @@ final class HvarApply {
                 } catch (BulkApplyException e) {
                   blamed.add(e.table());
                   throw failure(e);
+                } catch (RuntimeException | AssertionError e) {
+                  throw StatementFailure.database("HVAR group apply", Jdbc.wrap(e));
                 }
                 workEnd[0] = System.nanoTime();
               },
