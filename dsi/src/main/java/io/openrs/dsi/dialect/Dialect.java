@@ -206,8 +206,11 @@ public interface Dialect {
    */
   List<TableName> referencedTables(Connection c, TableName t) throws SQLException;
 
-  /** True if a foreign key of some table references {@code t}. */
-  boolean referenced(Connection c, TableName t) throws SQLException;
+  /**
+   * True if deleting a row of {@code t} can be seen beyond the row: a foreign key of some table
+   * references {@code t} (a check or a cascade), or {@code t} has triggers of its own.
+   */
+  boolean deleteObservable(Connection c, TableName t) throws SQLException;
 
   /**
    * True if deleting and inserting a row of a referenced table fires nothing at the replicate: no

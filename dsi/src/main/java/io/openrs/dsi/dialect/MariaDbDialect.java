@@ -406,13 +406,17 @@ public final class MariaDbDialect implements Dialect {
   }
 
   @Override
-  public boolean referenced(Connection c, TableName t) throws SQLException {
+  public boolean deleteObservable(Connection c, TableName t) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT 1 FROM information_schema.key_column_usage WHERE referenced_table_schema = ?"
-                + " AND referenced_table_name = ? LIMIT 1")) {
+                + " AND referenced_table_name = ? UNION ALL SELECT 1 FROM"
+                + " information_schema.triggers WHERE event_object_schema = ? AND"
+                + " event_object_table = ? LIMIT 1")) {
       ps.setString(1, t.schema());
       ps.setString(2, t.table());
+      ps.setString(3, t.schema());
+      ps.setString(4, t.table());
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
       }

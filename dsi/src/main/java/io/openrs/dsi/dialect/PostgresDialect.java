@@ -530,12 +530,14 @@ public final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public boolean referenced(Connection c, TableName t) throws SQLException {
+  public boolean deleteObservable(Connection c, TableName t) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT 1 FROM pg_constraint WHERE contype = 'f' AND confrelid = to_regclass(?)"
-                + " LIMIT 1")) {
+                + " UNION ALL SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(?)"
+                + " AND NOT tgisinternal LIMIT 1")) {
       ps.setString(1, qualified(t));
+      ps.setString(2, qualified(t));
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
       }

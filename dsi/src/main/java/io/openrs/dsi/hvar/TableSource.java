@@ -22,8 +22,8 @@ public interface TableSource {
    * primary key) may be applied as a delete and an insert of the whole row: then values of a unique
    * key can move between rows in one group (deletes run before inserts), where a set-based update
    * would fail on the first row that takes a value another row still holds. Safe where nothing sees
-   * the delete: no foreign key references the table, or the replicate fires no foreign-key action
-   * or trigger for the DSI.
+   * the delete: no foreign key references the table and it has no trigger, or the replicate fires
+   * neither for the DSI.
    */
   default boolean uniqueChangesAsDeleteInsert(TableMeta t) throws SQLException {
     return false;

@@ -31,7 +31,7 @@ final class HvarTables {
   private final DsiSettings.Hvar settings;
   private final Map<TableName, TableMeta> metas = new ConcurrentHashMap<>();
   private final Map<TableName, List<TableName>> parents = new ConcurrentHashMap<>();
-  private final Map<TableName, Boolean> referenced = new ConcurrentHashMap<>();
+  private final Map<TableName, Boolean> observable = new ConcurrentHashMap<>();
   private final Map<TableName, Integer> failures = new ConcurrentHashMap<>();
   private final Set<TableName> continuous = ConcurrentHashMap.newKeySet();
 
@@ -67,14 +67,14 @@ final class HvarTables {
         if (ctx.dialect.deleteInsertInvisible(ctx.settings.keepTriggers())) {
           return true;
         }
-        Boolean r = referenced.get(t.name());
+        Boolean r = observable.get(t.name());
         if (r == null) {
           try {
-            r = ctx.dialect.referenced(c, t.name());
+            r = ctx.dialect.deleteObservable(c, t.name());
           } finally {
             c.commit();
           }
-          referenced.put(t.name(), r);
+          observable.put(t.name(), r);
         }
         return !r;
       }
@@ -141,6 +141,6 @@ final class HvarTables {
   void invalidate() {
     metas.clear();
     parents.clear();
-    referenced.clear();
+    observable.clear();
   }
 }
