@@ -135,12 +135,25 @@ class HvarApplyIT {
             Hvar.settings("dsi_keep_triggers", "off", "dsi_compile_retry_threshold", "1000"),
             1000));
     configs.put(
-        "group size 1000, 2 threads (pipelined)",
+        "group size 1000, 2 threads (pipelined), dsi_keep_triggers off",
         Hvar.maxCmds(
-            Hvar.settings("dsi_num_threads", "2", "dsi_compile_retry_threshold", "1000"), 1000));
+            Hvar.settings(
+                "dsi_num_threads",
+                "2",
+                "dsi_keep_triggers",
+                "off",
+                "dsi_compile_retry_threshold",
+                "1000"),
+            1000));
     configs.put(
-        "bulk threshold 1 (every set through work tables)",
-        Hvar.settings("dsi_bulk_threshold", "1", "dsi_compile_retry_threshold", "1000"));
+        "bulk threshold 1 (every set through work tables), dsi_keep_triggers off",
+        Hvar.settings(
+            "dsi_bulk_threshold",
+            "1",
+            "dsi_keep_triggers",
+            "off",
+            "dsi_compile_retry_threshold",
+            "1000"));
     for (Map.Entry<String, DsiSettings> e : configs.entrySet()) {
       Result r = run(db, "hvar_run", e.getValue());
       assertThat(r.rows()).as(e.getKey()).containsExactlyElementsOf(continuous);
@@ -158,6 +171,45 @@ class HvarApplyIT {
           r.get(DsiCounter.HVAR_NET_DELETES),
           r.get(DsiCounter.HVAR_FALLBACKS),
           r.get(DsiCounter.HVAR_TRANS_CONTINUOUS));
+    }
+  }
+
+  /**
+   * Hot keys alone (no unique values moving between rows, so no group falls back): big groups fold
+   * many commands per row, moves included, through work tables and row statements, one thread and
+   * pipelined, and end equal to the model.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void hotKeysFoldManyCommandsPerRowInBigGroups(TestDb db) throws Exception {
+    Map<String, DsiSettings> configs = new java.util.LinkedHashMap<>();
+    configs.put("bulk threshold 1", Hvar.settings("dsi_bulk_threshold", "1"));
+    configs.put("bulk threshold 20", Hvar.settings());
+    configs.put(
+        "bulk threshold 1, 2 threads",
+        Hvar.settings("dsi_bulk_threshold", "1", "dsi_num_threads", "2"));
+    for (Map.Entry<String, DsiSettings> e : configs.entrySet()) {
+      try (TestDb.Scratch s = db.scratch("hvar_hot");
+          OutboundQueueFixture q = new OutboundQueueFixture(dir.resolve("hot"), REPLICATE)) {
+        s.exec(HotKeys.ddl(db));
+        HotKeys hot = new HotKeys(s.name(), 5, 40);
+        q.append(hot.next(1500));
+        SimpleMeterRegistry reg = new SimpleMeterRegistry();
+        try (DsiConnection dsi =
+            DsiConnection.start(
+                s.target(REPLICATE), q.queue(), e.getValue(), new RecordingSink(), reg)) {
+          Awaits.applied(dsi, s, Map.of(HotKeys.ORIGIN, hot.lastCommit()));
+          assertThat(Hvar.rows(s, "SELECT id, n, note FROM hot ORDER BY id"))
+              .as(e.getKey())
+              .containsExactlyElementsOf(hot.expected());
+          long net =
+              Hvar.counter(reg, DsiCounter.HVAR_NET_INSERTS)
+                  + Hvar.counter(reg, DsiCounter.HVAR_NET_UPDATES)
+                  + Hvar.counter(reg, DsiCounter.HVAR_NET_DELETES);
+          assertThat(Hvar.counter(reg, DsiCounter.HVAR_FALLBACKS)).as(e.getKey()).isZero();
+          assertThat(Hvar.counter(reg, DsiCounter.HVAR_CMDS_COMPILED)).isGreaterThan(3 * net);
+        }
+      }
     }
   }
 }
