@@ -184,8 +184,8 @@ public final class BulkApplier {
           loadFill(c, p, w);
         }
         if (bulk(p.countedDeletes.size())) {
-          String probe = "probe";
-          if (dialect.bulkDeleteCounted(t, probe, ORDINAL, COUNT).isPresent()) {
+          // only where the dialect deletes counted rows in one statement
+          if (dialect.bulkDeleteCounted(t, "w", ORDINAL, COUNT).isPresent()) {
             List<String> cols = names(t, allColumns(t));
             List<WorkColumn> wc = workColumns(cols);
             wc.add(WorkColumn.bigint(ORDINAL));

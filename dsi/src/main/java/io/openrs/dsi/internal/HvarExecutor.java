@@ -128,7 +128,8 @@ final class HvarExecutor extends DsiThread {
     if (ctx.lastCommit().applied(t)) {
       ctx.meters.add(DsiCounter.TRANS_IGNORED, 1);
       LOG.debug("{}: {} is already applied (rs_lastcommit)", ctx.name(), t);
-      group().ignore(t);
+      openGroup();
+      openIgnored.add(t);
       return;
     }
     if (!t.complete()) {
@@ -142,7 +143,7 @@ final class HvarExecutor extends DsiThread {
     if (!openTxs.isEmpty() && openCommands + t.size() > settings.maxCmds()) {
       close(DsiCounter.HVAR_CLOSED_MAX_CMDS);
     }
-    group();
+    openGroup();
     Optional<String> why;
     long start = System.nanoTime();
     try {
@@ -167,16 +168,11 @@ final class HvarExecutor extends DsiThread {
     }
   }
 
-  /** The open group, opened if there is none. */
-  private HvarExecutor group() throws ReplicateSession.Stopping, InterruptedException {
+  /** Opens a group if none is open. */
+  private void openGroup() throws ReplicateSession.Stopping, InterruptedException {
     if (open == null) {
       open = new NetChangeDb(tables.source(catalog()), this::conversions);
     }
-    return this;
-  }
-
-  private void ignore(SourceTransaction t) {
-    openIgnored.add(t);
   }
 
   private java.util.Set<io.openrs.dsi.CommandConversion> conversions(TableName t) {
@@ -191,8 +187,10 @@ final class HvarExecutor extends DsiThread {
     LOG.debug("{}: {} is applied in continuous mode: {}", ctx.name(), t, why);
     long seq = ++nextSeq;
     submit(new HvarPipeline.Continuous(seq, t, List.of()));
-    if (hasDdl(t)) {
-      // later groups must see the tables as the DDL left them
+    if (barrier(t)) {
+      // Later groups must see the tables as DDL left them; and no later group may hold a lock
+      // (its work tables are created from the replicate's tables) that a DDL or truncate waits
+      // for while that group waits for it: the replicate could not see that deadlock.
       if (pipeline != null) {
         pipeline.awaitCompleted(seq);
       }
@@ -250,9 +248,10 @@ final class HvarExecutor extends DsiThread {
     }
   }
 
-  private static boolean hasDdl(SourceTransaction t) {
+  /** A transaction holding DDL or a truncate: nothing is compiled until it is applied. */
+  private static boolean barrier(SourceTransaction t) {
     for (LtlCommand.InTransaction c : t.body()) {
-      if (c instanceof LtlCommand.Ddl) {
+      if (c instanceof LtlCommand.Ddl || c instanceof LtlCommand.Truncate) {
         return true;
       }
     }
