@@ -155,7 +155,7 @@ final class HvarApply {
               d.time()));
     }
     ctx.meters.add(DsiCounter.HVAR_FALLBACKS, 1);
-    LOG.warn(
+    LOG.info(
         "{} DSIEXEC {}: {} failed ({}; {}); applying its transactions in continuous mode",
         ctx.name(),
         session.thread(),

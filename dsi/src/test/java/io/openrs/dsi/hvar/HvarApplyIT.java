@@ -212,4 +212,75 @@ class HvarApplyIT {
       }
     }
   }
+
+  /**
+   * Groups that really hold tens of thousands of commands: 20,000 transactions of hot keys (about
+   * 90,000 commands over 5,000 keys: inserts, many updates, key moves with unchanged columns,
+   * deletes; no command that would close a group) compiled with {@code dsi_compile_max_cmds}
+   * 100,000, one thread and pipelined: the backlog waits before the DSI starts, so groups fill.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void groupsOfAHundredThousandCommandsEndEqualToThePrimary(TestDb db) throws Exception {
+    for (String threads : List.of("1", "2")) {
+      try (TestDb.Scratch s = db.scratch("hvar_soak");
+          OutboundQueueFixture q =
+              new OutboundQueueFixture(dir.resolve("soak" + threads), REPLICATE)) {
+        s.exec(HotKeys.ddl(db));
+        HotKeys hot = new HotKeys(s.name(), 17, 5_000);
+        appendFast(q, hot.next(20_000));
+        SimpleMeterRegistry reg = new SimpleMeterRegistry();
+        DsiSettings settings = Hvar.maxCmds(Hvar.settings("dsi_num_threads", threads), 100_000);
+        try (DsiConnection dsi =
+            DsiConnection.start(
+                s.target(REPLICATE), q.queue(), settings, new RecordingSink(), reg)) {
+          org.awaitility.Awaitility.await()
+              .atMost(java.time.Duration.ofMinutes(2))
+              .pollInterval(java.time.Duration.ofMillis(200))
+              .until(
+                  () -> {
+                    assertThat(dsi.state().status()).isEqualTo(DsiState.Status.RUNNING);
+                    return io.openrs.dsi.testkit.Replicate.reached(
+                        s, Map.of(HotKeys.ORIGIN, hot.lastCommit()));
+                  });
+          assertThat(Hvar.rows(s, "SELECT id, n, note FROM hot ORDER BY id"))
+              .containsExactlyElementsOf(hot.expected());
+          double largest =
+              reg.find(DsiCounter.HVAR_GROUP_CMDS.counterName()).summaries().stream()
+                  .mapToDouble(io.micrometer.core.instrument.DistributionSummary::max)
+                  .max()
+                  .orElse(0);
+          System.out.printf(
+              "%s soak, %s thread(s): groups %d, largest %.0f commands, commands %d, net rows"
+                  + " %d, fallbacks %d%n",
+              db,
+              threads,
+              Hvar.observations(reg, DsiCounter.HVAR_GROUP_CMDS),
+              largest,
+              Hvar.counter(reg, DsiCounter.HVAR_CMDS_COMPILED),
+              Hvar.counter(reg, DsiCounter.HVAR_NET_INSERTS)
+                  + Hvar.counter(reg, DsiCounter.HVAR_NET_UPDATES)
+                  + Hvar.counter(reg, DsiCounter.HVAR_NET_DELETES),
+              Hvar.counter(reg, DsiCounter.HVAR_FALLBACKS));
+          assertThat(largest).isGreaterThan(10_000);
+          assertThat(Hvar.counter(reg, DsiCounter.HVAR_FALLBACKS)).isZero();
+        }
+      }
+    }
+  }
+
+  /** Appends many transactions with one durable write per 500 (the fixture waits for each). */
+  private static void appendFast(OutboundQueueFixture q, List<Workload.Tx> txs) throws Exception {
+    io.openrs.ltl.packed.PackedEncoder enc = new io.openrs.ltl.packed.PackedEncoder();
+    List<byte[]> msgs = new ArrayList<>();
+    for (int i = 0; i < txs.size(); i++) {
+      for (io.openrs.ltl.LtlCommand c : txs.get(i).commands()) {
+        msgs.add(io.openrs.ltl.packed.OriginEnvelope.pack(txs.get(i).origin(), c, enc));
+      }
+      if (i % 500 == 499 || i == txs.size() - 1) {
+        q.queue().appendAll(msgs).get();
+        msgs = new ArrayList<>();
+      }
+    }
+  }
 }
