@@ -257,9 +257,8 @@ public enum DsiCounter {
       Kind.COUNTER,
       "groups",
       false,
-      "HVAR groups whose bulk apply failed and that were rolled back and applied again"
-          + " transaction by transaction in continuous mode (dsi_retry 0), so the failing command"
-          + " is found exactly."),
+      "HVAR groups whose bulk apply failed and that were rolled back and applied again in"
+          + " continuous mode (dsi_retry 0), so the failing command is found exactly."),
   HVAR_TABLES_CONTINUOUS(
       "HVARTablesContinuous",
       Module.DSI,

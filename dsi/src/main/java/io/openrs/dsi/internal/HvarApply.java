@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * Applies HVAR units on one DSIEXEC thread's replicate session: a compiled group as one replicate
  * transaction (work tables, set-based statements, rs_lastcommit, commit), a transaction HVAR does
  * not compile in continuous mode. When a group's bulk apply fails it is rolled back and, with
- * {@code dsi_retry} 0, applied again transaction by transaction in continuous mode, so the failing
- * command is found exactly and meets the connection's error actions; with {@code dsi_retry} 1 the
- * connection goes down instead. Not thread-safe: owned by its executor thread.
+ * {@code dsi_retry} 0, applied again in continuous mode (grouped as continuous mode groups, a
+ * failing group split transaction by transaction), so the failing command is found exactly and
+ * meets the connection's error actions; with {@code dsi_retry} 1 the connection goes down instead.
+ * Not thread-safe: owned by its executor thread.
  */
 final class HvarApply {
   private static final Logger LOG = LoggerFactory.getLogger(HvarApply.class);
@@ -32,11 +33,13 @@ final class HvarApply {
   private final ReplicateSession session;
   private final HvarTables tables;
   private final BulkApplier bulk;
+  private final Grouping grouping;
 
   HvarApply(RunContext ctx, ReplicateSession session, HvarTables tables) {
     this.ctx = ctx;
     this.session = session;
     this.tables = tables;
+    this.grouping = new Grouping(ctx.settings, ctx.dialect.transactionalDdl());
     this.bulk =
         new BulkApplier(
             ctx.dialect,
@@ -163,8 +166,18 @@ final class HvarApply {
         f.describeError(),
         f.statement());
     gate.awaitTurn(g.seq);
+    // Continuous mode as it runs without HVAR: groups of dsi_max_xacts_in_group transactions,
+    // a failing one split transaction by transaction, so the failing command is found exactly.
+    List<SourceTransaction> chunk = new ArrayList<>();
     for (SourceTransaction t : g.txs) {
-      session.applyGroup(List.of(t));
+      if (!chunk.isEmpty() && !grouping.joins(chunk, t)) {
+        session.applyGroup(chunk);
+        chunk = new ArrayList<>();
+      }
+      chunk.add(t);
+    }
+    if (!chunk.isEmpty()) {
+      session.applyGroup(chunk);
     }
   }
 
