@@ -171,6 +171,148 @@ public enum DsiCounter {
       "Bytes of read transactions waiting for a DSIEXEC thread, the buffered commands of a"
           + " streamed large transaction included (bounded by dsi_sqt_max_cache_size)."),
 
+  HVAR_CMDS_COMPILED(
+      "HVARCmdsCompiled",
+      Module.DSI,
+      Kind.COUNTER,
+      "commands",
+      false,
+      "HVAR: commands compiled into net-change sets (of committed groups and of groups that fell"
+          + " back to continuous mode)."),
+  HVAR_NET_INSERTS(
+      "HVARNetInserts",
+      Module.DSI,
+      Kind.COUNTER,
+      "rows",
+      false,
+      "HVAR: net rows inserted (rows that did not exist before their group; the insert half of a"
+          + " delete plus insert), after dsi_command_convert, in committed groups."),
+  HVAR_NET_UPDATES(
+      "HVARNetUpdates",
+      Module.DSI,
+      Kind.COUNTER,
+      "rows",
+      false,
+      "HVAR: net rows updated (final values of each changed row), in committed groups."),
+  HVAR_NET_DELETES(
+      "HVARNetDeletes",
+      Module.DSI,
+      Kind.COUNTER,
+      "rows",
+      false,
+      "HVAR: net rows deleted (rows that existed before their group), in committed groups."),
+  HVAR_COMPILE_RATIO(
+      "HVARCompileRatio",
+      Module.DSI,
+      Kind.GAUGE,
+      "ratio",
+      false,
+      "HVAR: commands compiled per net row applied since the connection started"
+          + " (HVARCmdsCompiled over the net rows): how much compilation saves; 1 means nothing"
+          + " folded."),
+  HVAR_GROUP_CMDS(
+      "HVARGroupCmds",
+      Module.DSI,
+      Kind.SUMMARY,
+      "commands",
+      false,
+      "HVAR groups closed, with the commands of each (count: groups; total: commands;"
+          + " histogram buckets 1, 10, 100, 1000, 10000, 100000)."),
+  HVAR_CLOSED_EMPTY(
+      "HVARGroupsClosedEmpty",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      false,
+      "HVAR groups closed because no further transaction was waiting: light load, small groups,"
+          + " low latency."),
+  HVAR_CLOSED_MAX_CMDS(
+      "HVARGroupsClosedMaxCmds",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      false,
+      "HVAR groups closed because the next transaction would pass dsi_compile_max_cmds."),
+  HVAR_CLOSED_CDB_SIZE(
+      "HVARGroupsClosedCdbSize",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      false,
+      "HVAR groups closed because their net changes and transactions reached dsi_cdb_max_size."),
+  HVAR_CLOSED_NO_COMPILE(
+      "HVARGroupsClosedNoCompile",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      false,
+      "HVAR groups closed at a transaction that cannot be compiled (DDL, truncate, rs_ticket,"
+          + " snapshot rows, a table that is not bulk-applied, a change the net set cannot hold)."),
+  HVAR_TRANS_CONTINUOUS(
+      "HVARTransContinuous",
+      Module.DSI,
+      Kind.COUNTER,
+      "transactions",
+      false,
+      "HVAR: transactions applied in continuous mode, between groups, because they cannot be"
+          + " compiled (not counting those of failed groups, see HVARGroupsFallback)."),
+  HVAR_COMPILE_TIME(
+      "HVARCompileTime",
+      Module.DSI,
+      Kind.TIMER,
+      "seconds",
+      false,
+      "HVAR: groups and the time spent compiling their transactions into net changes."),
+  HVAR_LOAD_TIME(
+      "HVARLoadTime",
+      Module.DSI,
+      Kind.TIMER,
+      "seconds",
+      false,
+      "HVAR: groups and the time spent loading their net rows through the bulk interface (work"
+          + " tables; PostgreSQL COPY straight into the replicate table)."),
+  HVAR_APPLY_TIME(
+      "HVARApplyTime",
+      Module.DSI,
+      Kind.TIMER,
+      "seconds",
+      false,
+      "HVAR: groups and the time of their set-based statements (join delete, join update,"
+          + " insert select) and small row batches."),
+  HVAR_COMMIT_TIME(
+      "HVARCommitTime",
+      Module.DSI,
+      Kind.TIMER,
+      "seconds",
+      false,
+      "HVAR: groups and the time writing rs_lastcommit and committing them."),
+  HVAR_FALLBACKS(
+      "HVARGroupsFallback",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      false,
+      "HVAR groups whose bulk apply failed and that were rolled back and applied again in"
+          + " continuous mode (dsi_retry 0), so the failing command is found exactly."),
+  HVAR_TABLES_CONTINUOUS(
+      "HVARTablesContinuous",
+      Module.DSI,
+      Kind.COUNTER,
+      "tables",
+      false,
+      "Replicate tables switched to continuous mode until the connection resumes, after"
+          + " dsi_compile_retry_threshold failed bulk applies involving them."),
+  HVAR_BATCH_ROWS(
+      "HVARBatchRows",
+      Module.DSI,
+      Kind.SUMMARY,
+      "rows",
+      false,
+      true,
+      "HVAR: statements of group applies (set-based, or a batch of row statements below"
+          + " dsi_bulk_threshold) and the rows of each, tagged table (schema.table) and op"
+          + " (insert, update, delete): the histogram of batch sizes per table and operation."),
+
   COMMITS_READ(
       "CommitsRead",
       Module.DSIEXEC,
@@ -273,7 +415,9 @@ public enum DsiCounter {
   public enum Kind {
     COUNTER,
     GAUGE,
-    TIMER
+    TIMER,
+    /** A distribution summary: observations, their total and histogram buckets. */
+    SUMMARY
   }
 
   private final String counterName;
@@ -282,6 +426,7 @@ public enum DsiCounter {
   private final String unit;
   private final boolean rsName;
   private final String description;
+  private final boolean perTable;
 
   DsiCounter(
       String counterName,
@@ -290,12 +435,29 @@ public enum DsiCounter {
       String unit,
       boolean rsName,
       String description) {
+    this(counterName, module, kind, unit, rsName, false, description);
+  }
+
+  DsiCounter(
+      String counterName,
+      Module module,
+      Kind kind,
+      String unit,
+      boolean rsName,
+      boolean perTable,
+      String description) {
     this.counterName = counterName;
     this.module = module;
     this.kind = kind;
     this.unit = unit;
     this.rsName = rsName;
+    this.perTable = perTable;
     this.description = description;
+  }
+
+  /** True for meters kept per replicate table and operation (tags {@code table}, {@code op}). */
+  public boolean perTable() {
+    return perTable;
   }
 
   /** The meter name, e.g. {@code DSICmdsRead}. */

@@ -44,6 +44,7 @@ import java.util.TreeMap;
  * @param numLargeXactThreads {@code dsi_num_large_xact_threads}: of the {@code numThreads} threads,
  *     how many are kept for large transactions, which start before their commit is read (parallel
  *     DSI only; less than {@code numThreads} unless 0)
+ * @param hvar HVAR: {@code dsi_compile_enable} and the parameters of compiled groups
  */
 public record DsiSettings(
     int numThreads,
@@ -67,7 +68,8 @@ public record DsiSettings(
     boolean rsTicketReport,
     boolean applyDdl,
     ErrorClass errorClass,
-    int numLargeXactThreads) {
+    int numLargeXactThreads,
+    Hvar hvar) {
 
   /** The parameter that opts a connection in to DDL, read when the catalogue has it. */
   public static final String APPLY_DDL_PARAMETER = "dsi_apply_ddl";
@@ -95,6 +97,7 @@ public record DsiSettings(
               + "): the large-transaction threads are part of dsi_num_threads, and at least one"
               + " thread must remain for the other transactions");
     }
+    Objects.requireNonNull(hvar, "hvar");
     commandConvert = Collections.unmodifiableSet(copy(commandConvert));
     Map<String, Set<CommandConversion>> tables = new TreeMap<>();
     tableCommandConvert.forEach((t, c) -> tables.put(t, Collections.unmodifiableSet(copy(c))));
@@ -148,7 +151,13 @@ public record DsiSettings(
         values.getBoolean("dsi_rs_ticket_report"),
         applyDdl,
         ErrorClass.none(),
-        values.getInt("dsi_num_large_xact_threads"));
+        values.getInt("dsi_num_large_xact_threads"),
+        new Hvar(
+            values.getBoolean("dsi_compile_enable"),
+            values.getInt("dsi_compile_max_cmds"),
+            values.getLong("dsi_cdb_max_size"),
+            values.getInt("dsi_compile_retry_threshold"),
+            Set.of()));
   }
 
   /** A copy that applies DDL ({@code applyDdl}) or skips it. */
@@ -175,7 +184,8 @@ public record DsiSettings(
         rsTicketReport,
         apply,
         errorClass,
-        numLargeXactThreads);
+        numLargeXactThreads,
+        hvar);
   }
 
   /**
@@ -205,7 +215,8 @@ public record DsiSettings(
         rsTicketReport,
         applyDdl,
         errorClass,
-        numLargeXactThreads);
+        numLargeXactThreads,
+        hvar);
   }
 
   /** A copy with the connection's error class. */
@@ -232,7 +243,8 @@ public record DsiSettings(
         rsTicketReport,
         applyDdl,
         ec,
-        numLargeXactThreads);
+        numLargeXactThreads,
+        hvar);
   }
 
   /** A copy with table-level {@code dsi_command_convert} values, keyed {@code schema.table}. */
@@ -259,7 +271,86 @@ public record DsiSettings(
         rsTicketReport,
         applyDdl,
         errorClass,
-        numLargeXactThreads);
+        numLargeXactThreads,
+        hvar);
+  }
+
+  /** A copy with other HVAR settings. */
+  public DsiSettings withHvar(Hvar h) {
+    return new DsiSettings(
+        numThreads,
+        largeXactSize,
+        serializationMethod,
+        batch,
+        maxCmdsInBatch,
+        cmdBatchSizeBytes,
+        xactGroupSizeBytes,
+        maxXactsInGroup,
+        bulkCopy,
+        bulkThreshold,
+        commandConvert,
+        tableCommandConvert,
+        commandRetry,
+        rowCountValidation,
+        keepTriggers,
+        isolationLevel,
+        sqtMaxCacheBytes,
+        suspendOnGroupFailure,
+        rsTicketReport,
+        applyDdl,
+        errorClass,
+        numLargeXactThreads,
+        h);
+  }
+
+  /**
+   * HVAR (High Volume Adaptive Replication): compiling many transactions into one net change per
+   * row and applying it set-based ({@code docs/dsi.md}).
+   *
+   * @param enable {@code dsi_compile_enable}
+   * @param maxCmds {@code dsi_compile_max_cmds}: most commands compiled into one group (a larger
+   *     transaction forms a group alone)
+   * @param cdbMaxSizeBytes {@code dsi_cdb_max_size}: most memory one group's net changes and source
+   *     transactions take; reaching it closes the group
+   * @param retryThreshold {@code dsi_compile_retry_threshold}: failed bulk applies involving a
+   *     replicate table after which its transactions are applied in continuous mode until the
+   *     connection resumes
+   * @param tablesNotCompiled replicate tables ({@code schema.table}) whose transactions are always
+   *     applied in continuous mode (Replication Server's table-level {@code dsi_compile_enable
+   *     off})
+   */
+  public record Hvar(
+      boolean enable,
+      int maxCmds,
+      long cdbMaxSizeBytes,
+      int retryThreshold,
+      Set<String> tablesNotCompiled) {
+    public Hvar {
+      check(maxCmds >= 1, "dsi_compile_max_cmds", maxCmds, ">= 1");
+      check(cdbMaxSizeBytes >= 1, "dsi_cdb_max_size", cdbMaxSizeBytes, ">= 1");
+      check(retryThreshold >= 1, "dsi_compile_retry_threshold", retryThreshold, ">= 1");
+      tablesNotCompiled = Set.copyOf(tablesNotCompiled);
+    }
+
+    /** A copy with {@code dsi_compile_enable} set. */
+    public Hvar withEnable(boolean on) {
+      return new Hvar(on, maxCmds, cdbMaxSizeBytes, retryThreshold, tablesNotCompiled);
+    }
+
+    /** A copy with {@code dsi_compile_max_cmds} set (tests use sizes below the catalogue's 100). */
+    public Hvar withMaxCmds(int n) {
+      return new Hvar(enable, n, cdbMaxSizeBytes, retryThreshold, tablesNotCompiled);
+    }
+
+    /** A copy with {@code dsi_cdb_max_size} set. */
+    public Hvar withCdbMaxSizeBytes(long n) {
+      return new Hvar(enable, maxCmds, n, retryThreshold, tablesNotCompiled);
+    }
+
+    /** A copy with tables ({@code schema.table}) that are never compiled. */
+    public Hvar withTablesNotCompiled(Set<String> tables) {
+      return new Hvar(enable, maxCmds, cdbMaxSizeBytes, retryThreshold, tables);
+    }
   }
 
   /** The conversions for one replicate table ({@code schema.table}). */

@@ -564,16 +564,18 @@ final class StandardParameters {
             .dflt("50000")
             .range(100, 100_000_000)
             .doc(
-                "Most commands compiled into one HVAR group; under light load groups end sooner"
-                    + " so latency stays low. RS documents no default; its examples use 50000.")
+                "Most commands compiled into one HVAR group (a larger transaction is a group"
+                    + " alone); under light load groups end sooner so latency stays low. RS"
+                    + " documents no default; its examples use 50000.")
             .build());
     all.add(
         dsiDef("dsi_cdb_max_size", BYTES)
             .dflt(String.valueOf(256 * MIB))
             .range(MIB, 64 * GIB)
             .doc(
-                "Most memory for one HVAR group's net changes; reaching it ends the group. RS"
-                    + " counts MB (default 1024); ours is 256 MiB of heap per connection.")
+                "Most memory for one HVAR group: its net changes and the source transactions it"
+                    + " keeps for a fallback; reaching it ends the group. RS counts MB (default"
+                    + " 1024); ours is 256 MiB of heap per connection.")
             .build());
     all.add(
         dsiDef("dsi_compile_retry_threshold", INTEGER)

@@ -7,9 +7,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything in which replicate databases differ, behind one interface: a new target is one class
@@ -182,5 +185,155 @@ public interface Dialect {
       }
       sb.append(quote(names.get(i))).append(suffix);
     }
+  }
+
+  // ---- HVAR: work tables and set-based statements ---------------------------------------------
+
+  /**
+   * Why HVAR cannot apply changes to {@code t} set-based, or empty if it can. Transactions touching
+   * such a table are applied in continuous mode, between groups.
+   */
+  default Optional<String> bulkRestriction(TableMeta t) {
+    if (!t.exists()) {
+      return Optional.of("the replicate has no table " + t.name());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The tables {@code t}'s foreign keys reference (its parents), as the replicate's catalog names
+   * them; {@code t} itself for a self-reference.
+   */
+  List<TableName> referencedTables(Connection c, TableName t) throws SQLException;
+
+  /**
+   * True if deleting a row of {@code t} can be seen beyond the row: a foreign key of some table
+   * references {@code t} (a check or a cascade), or {@code t} has triggers of its own.
+   */
+  boolean deleteObservable(Connection c, TableName t) throws SQLException;
+
+  /**
+   * True if deleting and inserting a row of a referenced table fires nothing at the replicate: no
+   * foreign-key check or cascade, no trigger (PostgreSQL with {@code session_replication_role
+   * replica}, i.e. {@code dsi_keep_triggers off}).
+   */
+  boolean deleteInsertInvisible(boolean keepTriggers);
+
+  /**
+   * Creates the empty temporary work table {@code work} (unqualified, visible to this session only)
+   * with {@code columns}, each typed as the replicate column it names in {@code t} (constraints and
+   * defaults are not copied). PostgreSQL drops it when the transaction ends; elsewhere {@link
+   * #dropWorkTables} does.
+   */
+  void createWorkTable(Connection c, String work, TableMeta t, List<WorkColumn> columns)
+      throws SQLException;
+
+  /**
+   * Drops work tables that outlive their transaction (MariaDB's temporary tables); a no-op where
+   * the transaction's end drops them.
+   */
+  void dropWorkTables(Connection c, Collection<String> works) throws SQLException;
+
+  /**
+   * Loads {@code rows} (values in {@code columns} order; none {@link Value.Unchanged}) into {@code
+   * target} (a quoted name: a work table, or with {@link #directLoad} the replicate table) through
+   * the bulk interface, inside the current transaction.
+   *
+   * @param metas the replicate's column of each value (types for encoding), null where unknown
+   * @param maxBytes about how many bytes one round trip carries ({@code dsi_cmd_batch_size})
+   * @param stream the dialect's streaming interface may be used ({@code false} after the server
+   *     refused it: MariaDB then sends multi-row inserts)
+   * @return the rows the database reports loaded
+   * @throws SQLException also when the database reports warnings about the values (a value it would
+   *     have changed silently)
+   */
+  long loadRows(
+      Connection c,
+      String target,
+      List<String> columns,
+      List<ColumnMeta> metas,
+      List<Value[]> rows,
+      int maxBytes,
+      boolean stream)
+      throws SQLException;
+
+  /** True if {@code e} says the server refuses the streaming load interface (not the data). */
+  default boolean streamRefused(SQLException e) {
+    return false;
+  }
+
+  /**
+   * True if net inserts may be loaded straight into the replicate table (PostgreSQL {@code COPY}: a
+   * failure aborts the transaction, which HVAR then applies again in continuous mode); false where
+   * a load would skip failing rows silently (MariaDB {@code LOAD DATA LOCAL} ignores duplicates),
+   * so inserts go through a work table and {@code INSERT ... SELECT}.
+   */
+  boolean directLoad();
+
+  /** Deletes the rows of {@code t} whose primary key is in work table {@code work}. */
+  String bulkDelete(TableMeta t, String work);
+
+  /**
+   * Sets {@code setColumns} of the rows of {@code t} from work table {@code work}, joined on the
+   * primary key (the work table holds the key and the set columns under their names).
+   */
+  String bulkUpdate(TableMeta t, String work, List<String> setColumns);
+
+  /** {@code INSERT INTO t (columns) SELECT columns FROM work}. */
+  default String bulkInsertSelect(TableMeta t, String work, List<String> columns) {
+    StringBuilder sb = new StringBuilder("INSERT INTO ").append(qualified(t.name())).append(" (");
+    appendList(sb, columns, ", ", "");
+    sb.append(") SELECT ");
+    appendList(sb, columns, ", ", "");
+    return sb.append(" FROM ").append(quote(work)).toString();
+  }
+
+  /**
+   * Creates temporary table {@code saved} holding every column of the rows of {@code t} whose
+   * primary key is in work table {@code keys} (columns named as the key): the rows as they are
+   * before the group changes them. Reports the rows saved as its update count.
+   */
+  String saveRows(TableMeta t, String saved, String keys);
+
+  /**
+   * Inserts into {@code t} one row per row of work table {@code work}: {@code provided} columns
+   * from the work table, every other column from the row of {@code saved} whose primary key equals
+   * the work table's {@code keyColumns} (in primary key order).
+   */
+  default String insertFromSaved(
+      TableMeta t, String work, String saved, List<String> provided, List<String> keyColumns) {
+    List<String> rest = new ArrayList<>();
+    for (ColumnMeta c : t.columns()) {
+      if (!provided.contains(c.name())) {
+        rest.add(c.name());
+      }
+    }
+    StringBuilder sb = new StringBuilder("INSERT INTO ").append(qualified(t.name())).append(" (");
+    List<String> all = new ArrayList<>(provided);
+    all.addAll(rest);
+    appendList(sb, all, ", ", "");
+    sb.append(") SELECT ");
+    for (int i = 0; i < all.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(i < provided.size() ? "w." : "s.");
+      sb.append(quote(all.get(i)));
+    }
+    sb.append(" FROM ").append(quote(work)).append(" w JOIN ").append(quote(saved));
+    sb.append(" s ON ");
+    for (int i = 0; i < t.primaryKey().size(); i++) {
+      sb.append(i == 0 ? "" : " AND ").append("s.").append(quote(t.primaryKey().get(i)));
+      sb.append(" = w.").append(quote(keyColumns.get(i)));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * For a table without primary key: deletes, for each row of work table {@code work} (every column
+   * of {@code t}, plus {@code ordinal} numbering the rows and {@code count}), {@code count} of the
+   * rows of {@code t} equal to it in every column; empty if the dialect cannot do that in one
+   * statement (the rows are then deleted one statement each, {@link #delete} without key).
+   */
+  default Optional<String> bulkDeleteCounted(
+      TableMeta t, String work, String ordinal, String count) {
+    return Optional.empty();
   }
 }

@@ -43,10 +43,14 @@ public final class MariaDbDialect implements Dialect {
     // useAffectedRows=false: an update reports the rows it matched, not only those it changed.
     // useServerPrepStmts: the binary protocol sends floats, doubles and times exactly (as text a
     // FLOAT's shortest decimal form can read back above FLT_MAX), and the server keeps the plans.
+    // allowLocalInfile: HVAR loads work tables with LOAD DATA LOCAL from a stream it hands the
+    // driver (never a file the server names).
     return Map.of(
         "useAffectedRows",
         "false",
         "useServerPrepStmts",
+        "true",
+        "allowLocalInfile",
         "true",
         "connectionAttributes",
         "program_name:" + applicationName);
@@ -374,5 +378,233 @@ public final class MariaDbDialect implements Dialect {
             ErrorAction.STOP_REPLICATION,
             ErrorClass.UNAPPLICABLE_CHANGE,
             ErrorAction.STOP_REPLICATION));
+  }
+
+  // ---- HVAR: work tables and set-based statements ---------------------------------------------
+
+  /** Column types whose values travel as hex in {@code LOAD DATA} (bytes, not characters). */
+  private static final Set<String> BINARY_TYPES =
+      Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob");
+
+  @Override
+  public List<TableName> referencedTables(Connection c, TableName t) throws SQLException {
+    List<TableName> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT DISTINCT referenced_table_schema, referenced_table_name"
+                + " FROM information_schema.key_column_usage WHERE table_schema = ?"
+                + " AND table_name = ? AND referenced_table_name IS NOT NULL")) {
+      ps.setString(1, t.schema());
+      ps.setString(2, t.table());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new TableName(rs.getString(1), rs.getString(2)));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public boolean deleteObservable(Connection c, TableName t) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM information_schema.key_column_usage WHERE referenced_table_schema = ?"
+                + " AND referenced_table_name = ? UNION ALL SELECT 1 FROM"
+                + " information_schema.triggers WHERE event_object_schema = ? AND"
+                + " event_object_table = ? LIMIT 1")) {
+      ps.setString(1, t.schema());
+      ps.setString(2, t.table());
+      ps.setString(3, t.schema());
+      ps.setString(4, t.table());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  @Override
+  public boolean deleteInsertInvisible(boolean keepTriggers) {
+    return false; // foreign keys are always checked (and cascade) in InnoDB
+  }
+
+  @Override
+  public void createWorkTable(Connection c, String work, TableMeta t, List<WorkColumn> columns)
+      throws SQLException {
+    StringBuilder sb = new StringBuilder("CREATE TEMPORARY TABLE ").append(quote(work));
+    sb.append(" AS SELECT ");
+    for (int i = 0; i < columns.size(); i++) {
+      WorkColumn w = columns.get(i);
+      sb.append(i == 0 ? "" : ", ");
+      if (w.source().isPresent()) {
+        sb.append("x.").append(quote(w.source().get()));
+      } else {
+        sb.append("CAST(NULL AS SIGNED)");
+      }
+      sb.append(" AS ").append(quote(w.name()));
+    }
+    sb.append(" FROM ").append(qualified(t.name())).append(" x LIMIT 0");
+    try (Statement st = c.createStatement()) {
+      st.execute(sb.toString());
+    }
+  }
+
+  @Override
+  public void dropWorkTables(Connection c, java.util.Collection<String> works) throws SQLException {
+    if (works.isEmpty()) {
+      return;
+    }
+    StringBuilder sb = new StringBuilder("DROP TEMPORARY TABLE IF EXISTS ");
+    appendList(sb, new ArrayList<>(works), ", ", "");
+    try (Statement st = c.createStatement()) {
+      st.execute(sb.toString());
+    }
+  }
+
+  @Override
+  public long loadRows(
+      Connection c,
+      String target,
+      List<String> columns,
+      List<ColumnMeta> metas,
+      List<Value[]> rows,
+      int maxBytes,
+      boolean stream)
+      throws SQLException {
+    if (rows.isEmpty()) {
+      return 0;
+    }
+    return stream
+        ? loadData(c, target, columns, metas, rows)
+        : multiRowLoad(c, target, columns, metas, rows);
+  }
+
+  /**
+   * {@code LOAD DATA LOCAL INFILE} from a stream the driver reads: tab-separated, backslash
+   * escapes, {@code \N} for null, bytes as hex through {@code UNHEX}. With {@code LOCAL} the server
+   * turns value errors into warnings; any warning fails the load, so nothing is changed silently.
+   */
+  private long loadData(
+      Connection c, String target, List<String> columns, List<ColumnMeta> metas, List<Value[]> rows)
+      throws SQLException {
+    boolean[] hex = new boolean[columns.size()];
+    StringBuilder sql =
+        new StringBuilder("LOAD DATA LOCAL INFILE 'rs_hvar' INTO TABLE ").append(target);
+    sql.append(" CHARACTER SET utf8mb4 FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\'");
+    sql.append(" LINES TERMINATED BY '\\n' (");
+    StringBuilder set = new StringBuilder();
+    for (int k = 0; k < columns.size(); k++) {
+      ColumnMeta m = metas.get(k);
+      hex[k] = m != null && BINARY_TYPES.contains(m.typeName());
+      sql.append(k == 0 ? "" : ", ");
+      if (hex[k]) {
+        sql.append("@rs_hvar_").append(k);
+        set.append(set.length() == 0 ? " SET " : ", ").append(quote(columns.get(k)));
+        set.append(" = UNHEX(@rs_hvar_").append(k).append(')');
+      } else {
+        sql.append(quote(columns.get(k)));
+      }
+    }
+    sql.append(')').append(set);
+    java.io.InputStream in = new LoadDataStream(rows, hex);
+    try (Statement st = c.createStatement()) {
+      st.unwrap(org.mariadb.jdbc.Statement.class).setLocalInfileInputStream(in);
+      long n = st.executeLargeUpdate(sql.toString());
+      java.sql.SQLWarning w = st.getWarnings();
+      if (w != null) {
+        StringBuilder msg = new StringBuilder("LOAD DATA into " + target + " reported warnings:");
+        for (int i = 0; w != null && i < 3; i++, w = w.getNextWarning()) {
+          msg.append(' ').append(w.getMessage()).append(';');
+        }
+        throw new SQLException(msg.toString(), "22000", 0);
+      }
+      return n;
+    }
+  }
+
+  @Override
+  public boolean streamRefused(SQLException e) {
+    String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+    return e.getErrorCode() == 1148
+        || e.getErrorCode() == 4166
+        || e.getErrorCode() == 3948
+        || m.contains("allowlocalinfile")
+        || m.contains("local infile");
+  }
+
+  /** The rows as multi-row parameterized inserts (up to 1000 rows or 65535 parameters each). */
+  private long multiRowLoad(
+      Connection c, String target, List<String> columns, List<ColumnMeta> metas, List<Value[]> rows)
+      throws SQLException {
+    int perStatement = Math.max(1, Math.min(1000, MAX_PARAMETERS / columns.size()));
+    StringBuilder head = new StringBuilder("INSERT INTO ").append(target).append(" (");
+    appendList(head, columns, ", ", "");
+    head.append(") VALUES ");
+    StringBuilder tuple = new StringBuilder("(");
+    for (int i = 0; i < columns.size(); i++) {
+      tuple.append(i == 0 ? "?" : ", ?");
+    }
+    tuple.append(')');
+    long inserted = 0;
+    for (int from = 0; from < rows.size(); from += perStatement) {
+      int n = Math.min(perStatement, rows.size() - from);
+      StringBuilder sql = new StringBuilder(head);
+      for (int r = 0; r < n; r++) {
+        sql.append(r == 0 ? "" : ", ").append(tuple);
+      }
+      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+        int p = 1;
+        for (int r = from; r < from + n; r++) {
+          Value[] row = rows.get(r);
+          for (int k = 0; k < row.length; k++) {
+            bind(ps, p++, row[k], metas.get(k));
+          }
+        }
+        inserted += ps.executeUpdate();
+      }
+    }
+    return inserted;
+  }
+
+  @Override
+  public boolean directLoad() {
+    return false;
+  }
+
+  @Override
+  public String bulkDelete(TableMeta t, String work) {
+    StringBuilder sb = new StringBuilder("DELETE x FROM ").append(qualified(t.name()));
+    sb.append(" x JOIN ").append(quote(work)).append(" w ON ");
+    appendJoin(sb, t.primaryKey(), t.primaryKey());
+    return sb.toString();
+  }
+
+  @Override
+  public String bulkUpdate(TableMeta t, String work, List<String> setColumns) {
+    StringBuilder sb = new StringBuilder("UPDATE ").append(qualified(t.name())).append(" x JOIN ");
+    sb.append(quote(work)).append(" w ON ");
+    appendJoin(sb, t.primaryKey(), t.primaryKey());
+    sb.append(" SET ");
+    for (int i = 0; i < setColumns.size(); i++) {
+      String q = quote(setColumns.get(i));
+      sb.append(i == 0 ? "" : ", ").append("x.").append(q).append(" = w.").append(q);
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public String saveRows(TableMeta t, String saved, String keys) {
+    StringBuilder sb = new StringBuilder("CREATE TEMPORARY TABLE ").append(quote(saved));
+    sb.append(" AS SELECT x.* FROM ").append(qualified(t.name())).append(" x JOIN ");
+    sb.append(quote(keys)).append(" w ON ");
+    appendJoin(sb, t.primaryKey(), t.primaryKey());
+    return sb.toString();
+  }
+
+  private void appendJoin(StringBuilder sb, List<String> xs, List<String> ws) {
+    for (int i = 0; i < xs.size(); i++) {
+      sb.append(i == 0 ? "" : " AND ").append("x.").append(quote(xs.get(i)));
+      sb.append(" = w.").append(quote(ws.get(i)));
+    }
   }
 }

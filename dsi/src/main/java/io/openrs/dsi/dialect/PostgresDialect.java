@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -505,5 +506,184 @@ public final class PostgresDialect implements Dialect {
             ErrorAction.STOP_REPLICATION,
             ErrorClass.UNAPPLICABLE_CHANGE,
             ErrorAction.STOP_REPLICATION));
+  }
+
+  // ---- HVAR: work tables and set-based statements ---------------------------------------------
+
+  @Override
+  public List<TableName> referencedTables(Connection c, TableName t) throws SQLException {
+    List<TableName> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT DISTINCT n.nspname, r.relname FROM pg_constraint k"
+                + " JOIN pg_class r ON r.oid = k.confrelid"
+                + " JOIN pg_namespace n ON n.oid = r.relnamespace"
+                + " WHERE k.contype = 'f' AND k.conrelid = to_regclass(?)")) {
+      ps.setString(1, qualified(t));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new TableName(rs.getString(1), rs.getString(2)));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public boolean deleteObservable(Connection c, TableName t) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM pg_constraint WHERE contype = 'f' AND confrelid = to_regclass(?)"
+                + " UNION ALL SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(?)"
+                + " AND NOT tgisinternal LIMIT 1")) {
+      ps.setString(1, qualified(t));
+      ps.setString(2, qualified(t));
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  @Override
+  public boolean deleteInsertInvisible(boolean keepTriggers) {
+    return !keepTriggers; // session_replication_role replica: no trigger, no foreign-key action
+  }
+
+  @Override
+  public void createWorkTable(Connection c, String work, TableMeta t, List<WorkColumn> columns)
+      throws SQLException {
+    StringBuilder sb =
+        new StringBuilder("CREATE TEMP TABLE ").append(quote(work)).append(" ON COMMIT DROP AS ");
+    sb.append("SELECT ");
+    for (int i = 0; i < columns.size(); i++) {
+      WorkColumn w = columns.get(i);
+      sb.append(i == 0 ? "" : ", ");
+      if (w.source().isPresent()) {
+        sb.append("x.").append(quote(w.source().get()));
+      } else {
+        sb.append("NULL::bigint");
+      }
+      sb.append(" AS ").append(quote(w.name()));
+    }
+    sb.append(" FROM ").append(qualified(t.name())).append(" x WITH NO DATA");
+    try (Statement st = c.createStatement()) {
+      st.execute(sb.toString());
+    }
+  }
+
+  @Override
+  public void dropWorkTables(Connection c, java.util.Collection<String> works) {
+    // ON COMMIT DROP: the transaction's end drops them, committed or rolled back.
+  }
+
+  @Override
+  public long loadRows(
+      Connection c,
+      String target,
+      List<String> columns,
+      List<ColumnMeta> metas,
+      List<Value[]> rows,
+      int maxBytes,
+      boolean stream)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("COPY ").append(target).append(" (");
+    appendList(sql, columns, ", ", "");
+    sql.append(") FROM STDIN");
+    CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.toString());
+    try {
+      int chunk = Math.max(8192, Math.min(maxBytes, 1 << 20));
+      CopyTextEncoder enc = new CopyTextEncoder(chunk + 4096);
+      for (Value[] row : rows) {
+        enc.row(row);
+        if (enc.length() >= chunk) {
+          copy.writeToCopy(enc.array(), 0, enc.length());
+          enc.reset();
+        }
+      }
+      if (enc.length() > 0) {
+        copy.writeToCopy(enc.array(), 0, enc.length());
+      }
+      return copy.endCopy();
+    } finally {
+      if (copy.isActive()) {
+        copy.cancelCopy();
+      }
+    }
+  }
+
+  @Override
+  public boolean directLoad() {
+    return true;
+  }
+
+  @Override
+  public String bulkDelete(TableMeta t, String work) {
+    StringBuilder sb = new StringBuilder("DELETE FROM ").append(qualified(t.name()));
+    sb.append(" x USING ").append(quote(work)).append(" w WHERE ");
+    appendJoin(sb, t.primaryKey(), t.primaryKey());
+    return sb.toString();
+  }
+
+  @Override
+  public String bulkUpdate(TableMeta t, String work, List<String> setColumns) {
+    StringBuilder sb = new StringBuilder("UPDATE ").append(qualified(t.name())).append(" x SET ");
+    for (int i = 0; i < setColumns.size(); i++) {
+      String q = quote(setColumns.get(i));
+      sb.append(i == 0 ? "" : ", ").append(q).append(" = w.").append(q);
+    }
+    sb.append(" FROM ").append(quote(work)).append(" w WHERE ");
+    appendJoin(sb, t.primaryKey(), t.primaryKey());
+    return sb.toString();
+  }
+
+  @Override
+  public String saveRows(TableMeta t, String saved, String keys) {
+    StringBuilder sb =
+        new StringBuilder("CREATE TEMP TABLE ").append(quote(saved)).append(" ON COMMIT DROP AS");
+    sb.append(" SELECT x.* FROM ").append(qualified(t.name())).append(" x JOIN ");
+    sb.append(quote(keys)).append(" w ON ");
+    appendJoin(sb, t.primaryKey(), t.primaryKey());
+    return sb.toString();
+  }
+
+  @Override
+  public Optional<String> bulkDeleteCounted(
+      TableMeta t, String work, String ordinal, String count) {
+    // Rows equal in every column, compared as the row's text (hashable, null-safe, json too);
+    // row_number() picks count of them, ctid deletes exactly those.
+    StringBuilder x = new StringBuilder("ROW(");
+    StringBuilder w = new StringBuilder("ROW(");
+    for (int i = 0; i < t.columns().size(); i++) {
+      String q = quote(t.columns().get(i).name());
+      x.append(i == 0 ? "" : ", ").append("x.").append(q);
+      w.append(i == 0 ? "" : ", ").append("w.").append(q);
+    }
+    x.append(")::text");
+    w.append(")::text");
+    String table = qualified(t.name());
+    return Optional.of(
+        "DELETE FROM "
+            + table
+            + " WHERE ctid = ANY (ARRAY(SELECT d.ctid FROM (SELECT x.ctid AS ctid, w."
+            + quote(count)
+            + " AS n, row_number() OVER (PARTITION BY w."
+            + quote(ordinal)
+            + ") AS rn FROM "
+            + table
+            + " x JOIN "
+            + quote(work)
+            + " w ON "
+            + x
+            + " = "
+            + w
+            + ") d WHERE d.rn <= d.n))");
+  }
+
+  /** {@code x.k1 = w.k1 AND ...}: the replicate's columns {@code xs} against the work's. */
+  private void appendJoin(StringBuilder sb, List<String> xs, List<String> ws) {
+    for (int i = 0; i < xs.size(); i++) {
+      sb.append(i == 0 ? "" : " AND ").append("x.").append(quote(xs.get(i)));
+      sb.append(" = w.").append(quote(ws.get(i)));
+    }
   }
 }

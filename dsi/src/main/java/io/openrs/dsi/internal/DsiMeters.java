@@ -1,5 +1,6 @@
 package io.openrs.dsi.internal;
 
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -41,6 +42,57 @@ public final class DsiMeters implements AutoCloseable {
           TransactionHandoff h = handoff;
           return h == null ? 0 : h.bytes();
         });
+    gauge(
+        DsiCounter.HVAR_COMPILE_RATIO,
+        () -> {
+          long rows =
+              value(DsiCounter.HVAR_NET_INSERTS)
+                  + value(DsiCounter.HVAR_NET_UPDATES)
+                  + value(DsiCounter.HVAR_NET_DELETES);
+          return rows == 0 ? 0 : (double) value(DsiCounter.HVAR_CMDS_COMPILED) / rows;
+        });
+  }
+
+  /** Histogram buckets of the summaries (commands or rows). */
+  private static final double[] BUCKETS = {1, 10, 100, 1_000, 10_000, 100_000};
+
+  private final Map<String, DistributionSummary> perTable = new ConcurrentHashMap<>();
+
+  /** Adds an observation to a {@code DSI} summary. */
+  void record(DsiCounter c, long amount) {
+    dsi.summary(c).record(amount);
+  }
+
+  /**
+   * Adds an observation to a summary kept per replicate table and operation ({@code
+   * HVARBatchRows}).
+   */
+  void recordPerTable(DsiCounter c, String table, String op, long amount) {
+    if (!c.perTable()) {
+      throw new IllegalArgumentException(c + " is not kept per table");
+    }
+    perTable
+        .computeIfAbsent(
+            c.counterName() + "\u0000" + table + "\u0000" + op,
+            k -> {
+              DistributionSummary s =
+                  DistributionSummary.builder(c.counterName())
+                      .tags(dsi.tags.and("table", table, "op", op))
+                      .description(c.description())
+                      .baseUnit(c.unit())
+                      .serviceLevelObjectives(BUCKETS)
+                      .register(registry);
+              synchronized (registered) {
+                registered.add(s);
+              }
+              return s;
+            })
+        .record(amount);
+  }
+
+  /** A {@code DSI} timer. */
+  Timer timer(DsiCounter c) {
+    return dsi.timer(c);
   }
 
   /** The hand-off of the current run, for the {@code DSIHandoffBytes} gauge. */
@@ -101,12 +153,13 @@ public final class DsiMeters implements AutoCloseable {
     private final Tags tags;
     private final Map<DsiCounter, LongAdder> counts = new EnumMap<>(DsiCounter.class);
     private final Map<DsiCounter, Timer> timers = new EnumMap<>(DsiCounter.class);
+    private final Map<DsiCounter, DistributionSummary> summaries = new EnumMap<>(DsiCounter.class);
 
     private Group(Tags tags, DsiCounter.Module module) {
       this.tags = tags;
       List<Meter> made = new ArrayList<>();
       for (DsiCounter c : DsiCounter.values()) {
-        if (c.module() != module) {
+        if (c.module() != module || c.perTable()) {
           continue;
         }
         if (c.kind() == DsiCounter.Kind.COUNTER) {
@@ -126,6 +179,16 @@ public final class DsiMeters implements AutoCloseable {
                   .register(registry);
           timers.put(c, t);
           made.add(t);
+        } else if (c.kind() == DsiCounter.Kind.SUMMARY) {
+          DistributionSummary s =
+              DistributionSummary.builder(c.counterName())
+                  .tags(tags)
+                  .description(c.description())
+                  .baseUnit(c.unit())
+                  .serviceLevelObjectives(BUCKETS)
+                  .register(registry);
+          summaries.put(c, s);
+          made.add(s);
         }
       }
       synchronized (registered) {
@@ -144,6 +207,14 @@ public final class DsiMeters implements AutoCloseable {
     long value(DsiCounter c) {
       LongAdder a = counts.get(c);
       return a == null ? 0 : a.sum();
+    }
+
+    DistributionSummary summary(DsiCounter c) {
+      DistributionSummary s = summaries.get(c);
+      if (s == null) {
+        throw new IllegalArgumentException(c + " is not a summary of this module");
+      }
+      return s;
     }
 
     Timer timer(DsiCounter c) {

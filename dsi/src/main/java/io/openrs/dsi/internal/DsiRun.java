@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of a DSI, from start (or resume) to stop: a HikariCP pool sized for its threads, the
- * DSI-S thread and the DSIEXEC thread(s). A run is not restarted: resume makes a new one, which
- * reads the queue from the reader's confirmed position and {@code rs_lastcommit} again.
+ * DSI-S thread and the DSIEXEC thread(s): continuous, parallel, or with {@code dsi_compile_enable}
+ * HVAR's ({@link HvarExecutor}). A run is not restarted: resume makes a new one, which reads the
+ * queue from the reader's confirmed position and {@code rs_lastcommit} again.
  */
 public final class DsiRun {
   private static final Logger LOG = LoggerFactory.getLogger(DsiRun.class);
@@ -60,7 +61,9 @@ public final class DsiRun {
     HikariDataSource pool = new HikariDataSource(hc);
     this.ctx =
         new RunContext(target, dialect, settings, meters, sink, pool, clock, skipFirst, onFailure);
-    if (settings.numThreads() > 1) {
+    if (settings.hvar().enable()) {
+      executors.addAll(HvarExecutor.threads(ctx));
+    } else if (settings.numThreads() > 1) {
       ParallelCoordinator coordinator = new ParallelCoordinator(ctx);
       for (int t = 1; t <= settings.numThreads(); t++) {
         // the last dsi_num_large_xact_threads threads are kept for large transactions

@@ -611,4 +611,53 @@ final class ReplicateSession implements AutoCloseable {
   int thread() {
     return thread;
   }
+
+  // ---- HVAR: compiled groups (io.openrs.dsi.hvar) ----------------------------------------------
+
+  /** What an HVAR group does inside its replicate transaction, before rs_lastcommit and commit. */
+  interface GroupWork {
+    void run(Connection c, StatementCache statements)
+        throws StatementFailure, Stopping, InterruptedException;
+  }
+
+  /**
+   * Applies an HVAR group as one replicate transaction: {@code work}, then each origin's last
+   * commit OQID of {@code txs} in rs_lastcommit, then commit; {@code counts} go to this thread's
+   * meters once it committed. A lost connection is re-opened and the group tried again, unless
+   * rs_lastcommit shows that it committed before the connection broke.
+   *
+   * @return empty once the group is committed (or found committed); otherwise the failure, the
+   *     replicate transaction rolled back
+   */
+  Optional<StatementFailure> applyWork(
+      List<SourceTransaction> txs, GroupWork work, Map<DsiCounter, Long> counts)
+      throws Stopping, InterruptedException {
+    while (true) {
+      try {
+        applier.begin();
+        work.run(connection, applier.statements());
+        commit(txs);
+        counts.forEach(meters::add);
+        return Optional.empty();
+      } catch (StatementFailure f) {
+        rollbackQuietly();
+        checkStopping();
+        if (connectionLost(f)) {
+          reconnect(f);
+          if (txs.stream().allMatch(ctx.lastCommit()::applied)) {
+            txs.forEach(this::ignored); // its commit went through before the connection broke
+            return Optional.empty();
+          }
+          continue;
+        }
+        applier.invalidateCatalog();
+        return Optional.of(f);
+      }
+    }
+  }
+
+  /** The DOWN state for {@code t} failing with {@code f}. */
+  DsiFailure failureOf(SourceTransaction t, StatementFailure f, ErrorAction action) {
+    return failure(t, f, action);
+  }
 }

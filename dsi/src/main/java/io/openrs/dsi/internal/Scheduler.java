@@ -68,7 +68,7 @@ final class Scheduler extends DsiThread {
    * dsi_num_large_xact_threads} above 0).
    */
   static boolean streaming(io.openrs.dsi.DsiSettings s) {
-    return s.numThreads() > 1 && s.numLargeXactThreads() > 0;
+    return s.numThreads() > 1 && s.numLargeXactThreads() > 0 && !s.hvar().enable();
   }
 
   /** Opens and feeds streams on this thread, confirming and watching for stop while it waits. */

@@ -6,7 +6,10 @@
  * io.openrs.dsi.internal.SerialExecutor}, or {@link io.openrs.dsi.internal.ParallelWorker}s
  * scheduled by a {@link io.openrs.dsi.internal.ParallelCoordinator}), each owning one connection
  * and its {@link io.openrs.dsi.internal.ReplicateSession}, {@link io.openrs.dsi.internal.Applier}
- * and statement cache. Every failure is judged by the one {@link
- * io.openrs.dsi.internal.ErrorPolicy}. Only {@code io.openrs.dsi.DsiConnection} uses this package.
+ * and statement cache. With {@code dsi_compile_enable} the DSIEXEC side is HVAR's ({@link
+ * io.openrs.dsi.internal.HvarExecutor} compiles groups with {@code io.openrs.dsi.hvar}, {@link
+ * io.openrs.dsi.internal.HvarApply} applies them on a session). Every failure is judged by the one
+ * {@link io.openrs.dsi.internal.ErrorPolicy}. Only {@code io.openrs.dsi.DsiConnection} uses this
+ * package.
  */
 package io.openrs.dsi.internal;

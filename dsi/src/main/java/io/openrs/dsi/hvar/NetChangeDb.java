@@ -1,0 +1,641 @@
+package io.openrs.dsi.hvar;
+
+import io.openrs.dsi.CommandConversion;
+import io.openrs.dsi.dialect.ColumnMeta;
+import io.openrs.dsi.dialect.TableMeta;
+import io.openrs.ltl.Column;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.LtlCommand.InTransaction;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.Value;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The net-change database of one HVAR group: the transactions added to it, compiled into the final
+ * state of every row they touch. Per replicate table, rows are keyed by the primary key (every
+ * column for a table without one), and successive commands on one key fold:
+ *
+ * <table>
+ *   <caption>net result of two commands on one key</caption>
+ *   <tr><th>first</th><th>then</th><th>net</th></tr>
+ *   <tr><td>insert</td><td>update</td><td>insert of the final image</td></tr>
+ *   <tr><td>insert</td><td>delete</td><td>nothing</td></tr>
+ *   <tr><td>update</td><td>update</td><td>one update: the union of the set columns, last
+ *       values</td></tr>
+ *   <tr><td>update</td><td>delete</td><td>delete</td></tr>
+ *   <tr><td>delete</td><td>insert</td><td>delete, then insert</td></tr>
+ * </table>
+ *
+ * An update that changes the primary key is a delete of the old key and an insert of the new one;
+ * columns its image does not provide (unchanged TOAST values, changed-only images) come from the
+ * old key's row as the group found it, which the apply saves before deleting anything. Columns an
+ * update marks unchanged keep the replicate's value unless a later command in the group provides
+ * one. Tables without a primary key keep a count per distinct row (insert +1, delete -1, update -1
+ * and +1).
+ *
+ * <p>{@link #add} takes one source transaction at a time, whole or not at all: a command it cannot
+ * compile (DDL, truncate, rs_ticket, snapshot rows, a restricted table, an image that does not
+ * identify its row, a sequence that cannot happen on a consistent replicate such as a second insert
+ * of a key) leaves the database as it was and says why; the transaction is then applied in
+ * continuous mode, which reports any real error exactly. {@code dsi_command_convert}'s {@code
+ * x2none} rules drop commands as they are compiled; {@code i2di} and {@code u2di} apply to the net
+ * rows when the group is sealed ({@link #seal()}).
+ *
+ * <p>Not thread-safe: owned by the thread compiling the group.
+ */
+public final class NetChangeDb {
+  private final TableSource source;
+  private final Function<TableName, Set<CommandConversion>> conversions;
+  private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
+  private final List<Undo> undo = new ArrayList<>();
+  private final List<TableName> created = new ArrayList<>();
+  private long commands;
+  private long bytes;
+  private long converted;
+  private TableNet lastTable;
+
+  /**
+   * @param conversions the {@code dsi_command_convert} rules of a replicate table
+   */
+  public NetChangeDb(TableSource source, Function<TableName, Set<CommandConversion>> conversions) {
+    this.source = source;
+    this.conversions = conversions;
+  }
+
+  /** Commands of the transactions added. */
+  public long commands() {
+    return commands;
+  }
+
+  /** About how many heap bytes the net rows take. */
+  public long bytes() {
+    return bytes;
+  }
+
+  /** True if no transaction was added. */
+  public boolean isEmpty() {
+    return commands == 0 && tables.isEmpty();
+  }
+
+  /**
+   * Compiles one source transaction's commands (between begin and commit) into the group.
+   *
+   * @return empty if they were added; otherwise why the transaction cannot be compiled, and the
+   *     database is as it was before the call
+   * @throws SQLException reading the replicate's catalog failed (the database is as it was)
+   */
+  public Optional<String> add(List<? extends InTransaction> body) throws SQLException {
+    long bytesBefore = bytes;
+    long convertedBefore = converted;
+    String why = null;
+    try {
+      for (InTransaction cmd : body) {
+        why = compile(cmd);
+        if (why != null) {
+          break;
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      rollback(bytesBefore, convertedBefore);
+      throw e;
+    }
+    if (why != null) {
+      rollback(bytesBefore, convertedBefore);
+      return Optional.of(why);
+    }
+    commands += body.size();
+    undo.clear();
+    created.clear();
+    return Optional.empty();
+  }
+
+  private void rollback(long bytesBefore, long convertedBefore) {
+    for (int i = undo.size() - 1; i >= 0; i--) {
+      undo.get(i).restore();
+    }
+    for (TableName t : created) {
+      tables.remove(t);
+    }
+    lastTable = null;
+    undo.clear();
+    created.clear();
+    bytes = bytesBefore;
+    converted = convertedBefore;
+  }
+
+  // ---- compiling one command -------------------------------------------------------------------
+
+  /** Compiles {@code cmd}; null if done, otherwise why it cannot be compiled. */
+  private String compile(InTransaction cmd) throws SQLException {
+    if (cmd instanceof LtlCommand.Insert ins) {
+      return ins.snapshot() ? "snapshot rows (materialization) are upserts" : insert(ins);
+    } else if (cmd instanceof LtlCommand.Update upd) {
+      return update(upd);
+    } else if (cmd instanceof LtlCommand.Delete del) {
+      return delete(del);
+    } else if (cmd instanceof LtlCommand.Truncate tr) {
+      return "truncate of " + tr.table() + " is applied in log order";
+    } else if (cmd instanceof LtlCommand.Ddl) {
+      return "DDL is applied in log order";
+    } else if (cmd instanceof LtlCommand.Ticket) {
+      return "rs_ticket markers are applied in log order";
+    }
+    return "command " + cmd.getClass().getSimpleName() + " is applied in log order";
+  }
+
+  private String insert(LtlCommand.Insert ins) throws SQLException {
+    TableNet t = table(ins.table());
+    if (t.restriction != null) {
+      return t.restriction;
+    }
+    if (t.conversions.contains(CommandConversion.I2NONE)) {
+      converted++;
+      return null;
+    }
+    Value[] img = new Value[t.width()];
+    String why = t.read(ins.after(), img, false);
+    if (why != null) {
+      return why;
+    }
+    if (!t.keyed()) {
+      if (!NetRow.complete(img)) {
+        return "an insert into " + t.name() + " (no primary key) does not give every column";
+      }
+      count(t, RowKey.of(img), 1);
+      return null;
+    }
+    RowKey k = t.key(img);
+    if (k == null) {
+      return "an insert into " + t.name() + " lacks a value of its primary key " + t.primaryKey();
+    }
+    NetRow e = t.rows.get(k);
+    if (e == null) {
+      put(t, k, NetRow.insert(img, null));
+    } else if (e.state == NetRow.State.DELETE) {
+      put(t, k, NetRow.deleteInsert(img, null, e.deleteChecked));
+    } else {
+      return "an insert of key " + k + " into " + t.name() + ", which the group already holds";
+    }
+    return null;
+  }
+
+  private String update(LtlCommand.Update upd) throws SQLException {
+    TableNet t = table(upd.table());
+    if (t.restriction != null) {
+      return t.restriction;
+    }
+    if (t.conversions.contains(CommandConversion.U2NONE)) {
+      converted++;
+      return null;
+    }
+    Value[] before = new Value[t.width()];
+    String why = t.read(upd.before(), before, !t.keyed());
+    if (why != null) {
+      return why;
+    }
+    Value[] after = new Value[t.width()];
+    why = t.read(upd.after(), after, false);
+    if (why != null) {
+      return why;
+    }
+    if (!t.keyed()) {
+      if (!NetRow.complete(before)) {
+        return "an update of "
+            + t.name()
+            + " (no primary key) whose before image lacks columns: the row is not identified";
+      }
+      count(t, RowKey.of(before), -1);
+      count(t, RowKey.of(NetRow.overlay(before, after)), 1);
+      return null;
+    }
+    RowKey oldKey = t.key(before);
+    if (oldKey == null) {
+      return "the before image of an update of "
+          + t.name()
+          + " lacks a value of its primary key "
+          + t.primaryKey();
+    }
+    Value[] newKeyValues = oldKey.values().clone();
+    boolean keyMentioned = false;
+    for (int i = 0; i < t.keyPositions.length; i++) {
+      Value v = after[t.keyPositions[i]];
+      if (v != null) {
+        if (v instanceof Value.Null) {
+          return "an update of " + t.name() + " sets primary key column to null";
+        }
+        newKeyValues[i] = v;
+        keyMentioned = true;
+      }
+    }
+    RowKey newKey = keyMentioned ? RowKey.of(newKeyValues) : oldKey;
+    if (!newKey.equals(oldKey)) {
+      return move(t, oldKey, newKey, after);
+    }
+    for (int p : t.keyPositions) {
+      after[p] = null;
+    }
+    if (TablePlan.mask(after).isEmpty()) {
+      return null; // nothing but unchanged columns: the row stays as it is
+    }
+    NetRow e = t.rows.get(oldKey);
+    if (e == null) {
+      put(t, oldKey, NetRow.update(after));
+      return null;
+    }
+    switch (e.state) {
+      case INSERT:
+        put(t, oldKey, NetRow.insert(NetRow.overlay(e.image, after), e.fill));
+        return null;
+      case DELETE_INSERT:
+        put(
+            t,
+            oldKey,
+            NetRow.deleteInsert(NetRow.overlay(e.image, after), e.fill, e.deleteChecked));
+        return null;
+      case UPDATE:
+        put(t, oldKey, NetRow.update(NetRow.overlay(e.image, after)));
+        return null;
+      default:
+        return "an update of key " + oldKey + " of " + t.name() + ", deleted earlier in the group";
+    }
+  }
+
+  /** A primary key update: delete of the old key, insert of the new. */
+  private String move(TableNet t, RowKey oldKey, RowKey newKey, Value[] after) {
+    NetRow e1 = t.rows.get(oldKey);
+    Value[] image;
+    RowKey fill;
+    NetRow e1After;
+    if (e1 == null) {
+      image = after.clone();
+      fill = oldKey;
+      e1After = NetRow.delete(true);
+    } else {
+      switch (e1.state) {
+        case INSERT:
+          image = NetRow.overlay(e1.image, after);
+          fill = e1.fill;
+          e1After = null;
+          break;
+        case DELETE_INSERT:
+          image = NetRow.overlay(e1.image, after);
+          fill = e1.fill;
+          e1After = NetRow.delete(e1.deleteChecked);
+          break;
+        case UPDATE:
+          image = NetRow.overlay(e1.image, after);
+          fill = oldKey;
+          e1After = NetRow.delete(true);
+          break;
+        default:
+          return "an update of key "
+              + oldKey
+              + " of "
+              + t.name()
+              + ", deleted earlier in the group";
+      }
+    }
+    for (int i = 0; i < t.keyPositions.length; i++) {
+      image[t.keyPositions[i]] = newKey.values()[i];
+    }
+    if (fill != null && NetRow.complete(image)) {
+      fill = null;
+    }
+    NetRow e2 = t.rows.get(newKey);
+    NetRow e2After;
+    if (e2 == null) {
+      e2After = NetRow.insert(image, fill);
+    } else if (e2.state == NetRow.State.DELETE) {
+      e2After = NetRow.deleteInsert(image, fill, e2.deleteChecked);
+    } else {
+      return "an update of "
+          + t.name()
+          + " moves key "
+          + oldKey
+          + " to "
+          + newKey
+          + ", which the group already holds";
+    }
+    put(t, oldKey, e1After);
+    put(t, newKey, e2After);
+    return null;
+  }
+
+  private String delete(LtlCommand.Delete del) throws SQLException {
+    TableNet t = table(del.table());
+    if (t.restriction != null) {
+      return t.restriction;
+    }
+    if (t.conversions.contains(CommandConversion.D2NONE)) {
+      converted++;
+      return null;
+    }
+    Value[] before = new Value[t.width()];
+    String why = t.read(del.before(), before, !t.keyed());
+    if (why != null) {
+      return why;
+    }
+    if (!t.keyed()) {
+      if (!NetRow.complete(before)) {
+        return "a delete from "
+            + t.name()
+            + " (no primary key) whose before image lacks columns: the row is not identified";
+      }
+      count(t, RowKey.of(before), -1);
+      return null;
+    }
+    RowKey k = t.key(before);
+    if (k == null) {
+      return "the before image of a delete from "
+          + t.name()
+          + " lacks a value of its primary key "
+          + t.primaryKey();
+    }
+    NetRow e = t.rows.get(k);
+    if (e == null) {
+      put(t, k, NetRow.delete(true));
+      return null;
+    }
+    switch (e.state) {
+      case INSERT:
+        put(t, k, null);
+        return null;
+      case UPDATE:
+        put(t, k, NetRow.delete(true));
+        return null;
+      case DELETE_INSERT:
+        put(t, k, NetRow.delete(e.deleteChecked));
+        return null;
+      default:
+        return "a delete of key " + k + " from " + t.name() + ", deleted earlier in the group";
+    }
+  }
+
+  // ---- tables and undo -------------------------------------------------------------------------
+
+  private TableNet table(TableName name) throws SQLException {
+    TableNet last = lastTable;
+    if (last != null && last.name().equals(name)) {
+      return last; // commands come in runs on one table: no hashing of fresh name strings
+    }
+    TableNet t = tables.get(name);
+    if (t == null) {
+      TableMeta meta = source.table(name);
+      Set<CommandConversion> conv = conversions.apply(name);
+      String restriction = source.restriction(meta).orElse(null);
+      if (restriction == null
+          && !meta.keyed()
+          && (conv.contains(CommandConversion.I2DI) || conv.contains(CommandConversion.U2DI))) {
+        restriction = "dsi_command_convert i2di and u2di need a primary key on " + name;
+      }
+      t =
+          new TableNet(
+              meta,
+              conv,
+              restriction,
+              restriction == null && source.uniqueChangesAsDeleteInsert(meta));
+      tables.put(name, t);
+      created.add(name);
+    }
+    lastTable = t;
+    return t;
+  }
+
+  private void put(TableNet t, RowKey k, NetRow row) {
+    NetRow old = row == null ? t.rows.remove(k) : t.rows.put(k, row);
+    undo.add(new Undo(t, k, old, 0));
+    long keyBytes = k.bytes();
+    bytes +=
+        (row == null ? 0 : row.bytes() + keyBytes) - (old == null ? 0 : old.bytes() + keyBytes);
+  }
+
+  private void count(TableNet t, RowKey k, long delta) {
+    Long old = t.counts.get(k);
+    long now = (old == null ? 0 : old) + delta;
+    if (now == 0) {
+      t.counts.remove(k);
+      bytes -= k.bytes();
+    } else {
+      t.counts.put(k, now);
+      if (old == null) {
+        bytes += k.bytes();
+      }
+    }
+    undo.add(new Undo(t, k, null, old == null ? 0 : old));
+  }
+
+  /** Restores one entry as it was before a command of the transaction being added. */
+  private record Undo(TableNet t, RowKey key, NetRow row, long count) {
+    void restore() {
+      if (t.keyed()) {
+        if (row == null) {
+          t.rows.remove(key);
+        } else {
+          t.rows.put(key, row);
+        }
+      } else if (count == 0) {
+        t.counts.remove(key);
+      } else {
+        t.counts.put(key, count);
+      }
+    }
+  }
+
+  // ---- sealing --------------------------------------------------------------------------------
+
+  /**
+   * The group's net rows, per table and operation, after {@code i2di} (a net insert becomes a
+   * delete of its key, which may find nothing, then the insert) and {@code u2di} (a net update
+   * becomes a delete and an insert of the whole row, its other columns taken from the row as the
+   * group found it). The database must not be used afterwards.
+   */
+  public GroupPlan seal() {
+    List<TablePlan> plans = new ArrayList<>();
+    long convertedRows = converted;
+    for (TableNet t : tables.values()) {
+      TablePlan p = new TablePlan(t.meta);
+      boolean i2di = t.conversions.contains(CommandConversion.I2DI);
+      boolean u2di = t.conversions.contains(CommandConversion.U2DI);
+      for (Map.Entry<RowKey, NetRow> e : t.rows.entrySet()) {
+        RowKey k = e.getKey();
+        NetRow r = e.getValue();
+        switch (r.state) {
+          case INSERT:
+            if (i2di) {
+              p.deletesUnchecked.add(k);
+              convertedRows++;
+            }
+            addInsert(p, k, r.image, r.fill);
+            break;
+          case DELETE_INSERT:
+            (r.deleteChecked ? p.deletes : p.deletesUnchecked).add(k);
+            addInsert(p, k, r.image, r.fill);
+            break;
+          case DELETE:
+            (r.deleteChecked ? p.deletes : p.deletesUnchecked).add(k);
+            break;
+          case UPDATE:
+            boolean di = u2di || TablePlan.mask(r.image).intersects(t.uniqueColumns);
+            if (di) {
+              Value[] image = r.image.clone();
+              for (int i = 0; i < t.keyPositions.length; i++) {
+                image[t.keyPositions[i]] = k.values()[i];
+              }
+              p.deletes.add(k);
+              addInsert(p, k, image, NetRow.complete(image) ? null : k);
+              if (u2di) {
+                convertedRows++;
+              }
+            } else {
+              p.updates
+                  .computeIfAbsent(TablePlan.mask(r.image), m -> new ArrayList<>())
+                  .add(new TablePlan.Change(k, r.image, null));
+            }
+            break;
+          default:
+            throw new IllegalStateException(r.state.name());
+        }
+      }
+      for (Map.Entry<RowKey, Long> e : t.counts.entrySet()) {
+        long n = e.getValue();
+        if (n < 0) {
+          p.countedDeletes.add(new TablePlan.Counted(e.getKey().values(), -n));
+        } else {
+          for (long i = 0; i < n; i++) {
+            p.countedInserts.add(e.getKey().values());
+          }
+        }
+      }
+      plans.add(p);
+    }
+    return new GroupPlan(plans, commands, convertedRows);
+  }
+
+  private static void addInsert(TablePlan p, RowKey k, Value[] image, RowKey fill) {
+    Map<BitSet, List<TablePlan.Change>> into = fill == null ? p.inserts : p.fillInserts;
+    into.computeIfAbsent(TablePlan.mask(image), m -> new ArrayList<>())
+        .add(new TablePlan.Change(k, image, fill));
+  }
+
+  // ---- one table -------------------------------------------------------------------------------
+
+  /** A replicate table's part of the net-change database. */
+  private static final class TableNet {
+    final TableMeta meta;
+    final Set<CommandConversion> conversions;
+    final String restriction;
+    final int[] keyPositions;
+    final Map<String, Integer> positions = new HashMap<>();
+    final Map<RowKey, NetRow> rows = new LinkedHashMap<>();
+    final Map<RowKey, Long> counts = new LinkedHashMap<>();
+
+    /** Columns of unique keys other than the primary key, when their updates become di. */
+    final BitSet uniqueColumns = new BitSet();
+
+    TableNet(
+        TableMeta meta,
+        Set<CommandConversion> conversions,
+        String restriction,
+        boolean uniqueDeleteInsert) {
+      this.meta = meta;
+      this.conversions = conversions;
+      this.restriction = restriction;
+      List<ColumnMeta> cols = meta.columns();
+      for (int i = 0; i < cols.size(); i++) {
+        positions.putIfAbsent(cols.get(i).name(), i);
+      }
+      for (int i = 0; i < cols.size(); i++) {
+        positions.putIfAbsent(cols.get(i).name().toLowerCase(Locale.ROOT), i);
+      }
+      keyPositions = new int[meta.primaryKey().size()];
+      for (int i = 0; i < keyPositions.length; i++) {
+        keyPositions[i] = positions.get(meta.primaryKey().get(i));
+      }
+      if (uniqueDeleteInsert && meta.keyed()) {
+        for (List<String> uk : meta.uniqueKeys()) {
+          for (String c : uk) {
+            Integer p = positions.get(c);
+            if (p != null) {
+              uniqueColumns.set(p);
+            }
+          }
+        }
+      }
+    }
+
+    TableName name() {
+      return meta.name();
+    }
+
+    boolean keyed() {
+      return meta.keyed();
+    }
+
+    List<String> primaryKey() {
+      return meta.primaryKey();
+    }
+
+    int width() {
+      return meta.columns().size();
+    }
+
+    /**
+     * Puts {@code image}'s values into {@code into} by column position: the first value of a column
+     * counts; unchanged values are left out (null), or with {@code identifying} refused.
+     *
+     * @return null, or why the image cannot be compiled
+     */
+    String read(List<Column> image, Value[] into, boolean identifying) {
+      List<ColumnMeta> cols = meta.columns();
+      for (int i = 0; i < image.size(); i++) {
+        Column c = image.get(i);
+        Integer p;
+        if (i < cols.size() && cols.get(i).name().equals(c.name())) {
+          p = i; // images usually list the columns in the table's order
+        } else {
+          p = positions.get(c.name());
+          if (p == null) {
+            p = positions.get(c.name().toLowerCase(Locale.ROOT));
+          }
+        }
+        if (p == null) {
+          return "replicate table " + name() + " has no column " + c.name();
+        }
+        if (into[p] != null) {
+          continue;
+        }
+        if (c.value() instanceof Value.Unchanged) {
+          if (identifying) {
+            return "a before image of " + name() + " marks column " + c.name() + " unchanged";
+          }
+          continue;
+        }
+        into[p] = c.value();
+      }
+      return null;
+    }
+
+    /** The primary key of {@code image}, or null if it lacks a key column or has a null one. */
+    RowKey key(Value[] image) {
+      Value[] k = new Value[keyPositions.length];
+      for (int i = 0; i < k.length; i++) {
+        Value v = image[keyPositions[i]];
+        if (v == null || v instanceof Value.Null) {
+          return null;
+        }
+        k[i] = v;
+      }
+      return RowKey.of(k);
+    }
+  }
+}

@@ -1,0 +1,399 @@
+package io.openrs.dsi.internal;
+
+import io.openrs.dsi.DsiCounter;
+import io.openrs.dsi.DsiFailure;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.ErrorAction;
+import io.openrs.dsi.hvar.GroupPlan;
+import io.openrs.dsi.hvar.NetChangeDb;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HVAR's compiling thread: takes the transactions waiting in the hand-off and compiles them into
+ * one group ({@link NetChangeDb}) until nothing more is waiting, {@code dsi_compile_max_cmds} would
+ * be passed, the group's memory reaches {@code dsi_cdb_max_size}, or a transaction cannot be
+ * compiled; such a transaction is applied in continuous mode after the group, in its place. Under
+ * light load a group is one transaction and latency is that of continuous mode; under a backlog
+ * groups fill.
+ *
+ * <p>With one DSIEXEC thread this thread also applies each unit on its own session ({@code
+ * rs-dsi-exec-<ds.db>-1}); with more, it is {@code rs-dsi-hvar-<ds.db>} and hands units to the
+ * executors through an {@link HvarPipeline}, reading the catalog on a connection of its own.
+ *
+ * <p>Transactions rs_lastcommit already holds are not applied; they are marked done with the next
+ * unit, never ahead of earlier work that is not committed yet.
+ */
+final class HvarExecutor extends DsiThread {
+  private static final Logger LOG = LoggerFactory.getLogger(HvarExecutor.class);
+
+  private final RunContext ctx;
+  private final DsiSettings.Hvar settings;
+  private final HvarTables tables;
+  private final ReplicateSession session;
+  private final HvarApply direct;
+  private final HvarPipeline pipeline;
+  private Connection catalog;
+
+  private NetChangeDb open;
+  private final List<SourceTransaction> openTxs = new ArrayList<>();
+  private final List<SourceTransaction> openIgnored = new ArrayList<>();
+  private long openCommands;
+  private long openTxBytes;
+  private long compileNanos;
+  private long nextSeq;
+
+  /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
+  static List<DsiThread> threads(RunContext ctx) {
+    HvarTables tables = new HvarTables(ctx);
+    List<DsiThread> out = new ArrayList<>();
+    if (ctx.settings.numThreads() == 1) {
+      out.add(new HvarExecutor(ctx, tables, null));
+      return out;
+    }
+    HvarPipeline pipeline = new HvarPipeline(ctx, ctx.settings.numThreads());
+    out.add(new HvarExecutor(ctx, tables, pipeline));
+    for (int t = 1; t <= ctx.settings.numThreads(); t++) {
+      out.add(new ApplyThread(ctx, tables, pipeline, t));
+    }
+    return out;
+  }
+
+  private HvarExecutor(RunContext ctx, HvarTables tables, HvarPipeline pipeline) {
+    super(pipeline == null ? "rs-dsi-exec-" + ctx.name() + "-1" : "rs-dsi-hvar-" + ctx.name());
+    this.ctx = ctx;
+    this.settings = ctx.settings.hvar();
+    this.tables = tables;
+    this.pipeline = pipeline;
+    if (pipeline == null) {
+      this.session = new ReplicateSession(ctx, 1);
+      this.direct = new HvarApply(ctx, session, tables);
+    } else {
+      this.session = null;
+      this.direct = null;
+    }
+  }
+
+  @Override
+  protected boolean doWork() throws Exception {
+    try {
+      if (session != null && !session.connected()) {
+        session.connect();
+      } else if (session == null && ctx.lastCommit() == null) {
+        readLastCommit();
+      }
+      boolean grouping = open != null;
+      List<SourceTransaction> batch =
+          ctx.handoff.takeGroup(
+              (taken, next) -> {
+                long cmds = openCommands + next.size();
+                for (SourceTransaction t : taken) {
+                  cmds += t.size();
+                }
+                return cmds <= settings.maxCmds();
+              },
+              grouping ? 0 : 200);
+      if (batch.isEmpty()) {
+        if (grouping && !ctx.stopping()) {
+          close(DsiCounter.HVAR_CLOSED_EMPTY);
+        }
+        return !ctx.stopping();
+      }
+      for (SourceTransaction t : batch) {
+        if (ctx.stopping()) {
+          return false; // not applied, not confirmed: read again at the next start
+        }
+        process(t);
+      }
+      return !ctx.stopping();
+    } catch (ReplicateSession.Stopping e) {
+      return false;
+    } catch (ReplicateSession.Down d) {
+      ctx.fail(d.failure);
+      return false;
+    }
+  }
+
+  /** Compiles {@code t} into the open group, or applies it in continuous mode in its place. */
+  private void process(SourceTransaction t)
+      throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
+    if (ctx.lastCommit().applied(t)) {
+      ctx.meters.add(DsiCounter.TRANS_IGNORED, 1);
+      LOG.debug("{}: {} is already applied (rs_lastcommit)", ctx.name(), t);
+      openGroup();
+      openIgnored.add(t);
+      return;
+    }
+    if (!t.complete()) {
+      continuous(t, "an incomplete run");
+      return;
+    }
+    if (ctx.skipPending()) {
+      continuous(t, "resume connection ... skip transaction");
+      return;
+    }
+    if (!openTxs.isEmpty() && openCommands + t.size() > settings.maxCmds()) {
+      close(DsiCounter.HVAR_CLOSED_MAX_CMDS);
+    }
+    openGroup();
+    Optional<String> why;
+    long start = System.nanoTime();
+    try {
+      why = open.add(t.body());
+    } catch (SQLException | RuntimeException e) {
+      why = Optional.of("reading the replicate's catalog failed: " + e);
+      dropCatalog();
+    } finally {
+      compileNanos += System.nanoTime() - start;
+    }
+    if (why.isPresent()) {
+      continuous(t, why.get());
+      return;
+    }
+    openTxs.add(t);
+    openCommands += t.size();
+    openTxBytes += t.bytes();
+    if (open.bytes() + openTxBytes >= settings.cdbMaxSizeBytes()) {
+      close(DsiCounter.HVAR_CLOSED_CDB_SIZE);
+    } else if (openCommands >= settings.maxCmds()) {
+      close(DsiCounter.HVAR_CLOSED_MAX_CMDS);
+    }
+  }
+
+  /** Opens a group if none is open. */
+  private void openGroup() throws ReplicateSession.Stopping, InterruptedException {
+    if (open == null) {
+      open = new NetChangeDb(tables.source(catalog()), this::conversions);
+    }
+  }
+
+  private java.util.Set<io.openrs.dsi.CommandConversion> conversions(TableName t) {
+    return ctx.settings.conversionsFor(t.schema() + "." + t.table());
+  }
+
+  /** Applies {@code t} in continuous mode after the open group. */
+  private void continuous(SourceTransaction t, String why)
+      throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
+    close(DsiCounter.HVAR_CLOSED_NO_COMPILE);
+    ctx.meters.add(DsiCounter.HVAR_TRANS_CONTINUOUS, 1);
+    LOG.debug("{}: {} is applied in continuous mode: {}", ctx.name(), t, why);
+    long seq = ++nextSeq;
+    submit(new HvarPipeline.Continuous(seq, t, List.of()));
+    if (barrier(t)) {
+      // Later groups must see the tables as DDL left them; and no later group may hold a lock
+      // (its work tables are created from the replicate's tables) that a DDL or truncate waits
+      // for while that group waits for it: the replicate could not see that deadlock.
+      if (pipeline != null) {
+        pipeline.awaitCompleted(seq);
+      }
+      tables.invalidate();
+    }
+  }
+
+  /** Closes the open group (if it holds anything) and applies it. */
+  private void close(DsiCounter reason)
+      throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
+    if (open == null) {
+      return;
+    }
+    NetChangeDb db = open;
+    List<SourceTransaction> txs = List.copyOf(openTxs);
+    List<SourceTransaction> ignored = List.copyOf(openIgnored);
+    long compile = compileNanos;
+    open = null;
+    openTxs.clear();
+    openIgnored.clear();
+    openCommands = 0;
+    openTxBytes = 0;
+    compileNanos = 0;
+    if (txs.isEmpty() && ignored.isEmpty()) {
+      return;
+    }
+    GroupPlan plan = db.seal();
+    List<TableName> order = plan.tables();
+    if (!txs.isEmpty()) {
+      ctx.meters.add(reason, 1);
+      ctx.meters.record(DsiCounter.HVAR_GROUP_CMDS, plan.commands());
+      ctx.meters.timer(DsiCounter.HVAR_COMPILE_TIME).record(compile, TimeUnit.NANOSECONDS);
+      if (order.size() > 1) {
+        try {
+          order = tables.parentsFirst(catalog(), order);
+        } catch (SQLException | RuntimeException e) {
+          LOG.warn(
+              "{}: reading the replicate's foreign keys failed ({}); the group's tables are"
+                  + " applied in the order it first touched them",
+              ctx.name(),
+              e.toString());
+          dropCatalog();
+        }
+      }
+    }
+    submit(new HvarPipeline.Group(++nextSeq, txs, ignored, plan, order));
+  }
+
+  private void submit(HvarPipeline.Unit u)
+      throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
+    if (pipeline == null) {
+      direct.apply(u, HvarPipeline.IN_ORDER);
+    } else {
+      pipeline.put(u);
+    }
+  }
+
+  /** A transaction holding DDL or a truncate: nothing is compiled until it is applied. */
+  private static boolean barrier(SourceTransaction t) {
+    for (LtlCommand.InTransaction c : t.body()) {
+      if (c instanceof LtlCommand.Ddl || c instanceof LtlCommand.Truncate) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- the catalog connection ------------------------------------------------------------------
+
+  /** The connection the compiler reads the catalog on: the session's, or its own. */
+  private Connection catalog() throws ReplicateSession.Stopping, InterruptedException {
+    if (session != null) {
+      return session.connection();
+    }
+    while (catalog == null) {
+      try {
+        Connection c = ctx.pool.getConnection();
+        c.setAutoCommit(false);
+        catalog = c;
+      } catch (SQLException e) {
+        LOG.warn("{}: no connection to read the replicate's catalog: {}", ctx.name(), e.toString());
+        if (ctx.awaitStop(java.time.Duration.ofSeconds(1))) {
+          throw new ReplicateSession.Stopping();
+        }
+      }
+    }
+    return catalog;
+  }
+
+  /** Pipelined: rs_lastcommit is read here first, to know what is applied before compiling. */
+  private void readLastCommit() throws ReplicateSession.Stopping, InterruptedException {
+    while (ctx.lastCommit() == null) {
+      try {
+        Connection c = catalog();
+        ctx.ensureProgressTables(c);
+        ctx.lastCommit().load(c);
+      } catch (SQLException e) {
+        LOG.warn("{}: reading rs_lastcommit failed: {}", ctx.name(), e.toString());
+        dropCatalog();
+        if (ctx.awaitStop(java.time.Duration.ofSeconds(1))) {
+          throw new ReplicateSession.Stopping();
+        }
+      }
+    }
+  }
+
+  private void dropCatalog() {
+    tables.invalidate();
+    if (catalog != null) {
+      try {
+        ctx.pool.evictConnection(catalog);
+      } catch (RuntimeException e) {
+        LOG.debug("{}: evicting the catalog connection failed", ctx.name(), e);
+      }
+      catalog = null;
+    }
+  }
+
+  @Override
+  protected void onFatal(Throwable error) {
+    LOG.error("{}: HVAR failed", getName(), error);
+    ctx.fail(
+        new DsiFailure(
+            0,
+            Optional.empty(),
+            Optional.empty(),
+            "compiling and applying HVAR groups",
+            Optional.empty(),
+            0,
+            "internal error in the DSI executor: " + error,
+            ErrorAction.STOP_REPLICATION,
+            ctx.clock.instant()));
+  }
+
+  @Override
+  protected void onExit() {
+    if (session != null) {
+      session.close();
+    }
+    if (catalog != null) {
+      try {
+        catalog.rollback();
+        catalog.close();
+      } catch (SQLException e) {
+        LOG.debug("{}: closing the catalog connection failed", ctx.name(), e);
+      }
+      catalog = null;
+    }
+  }
+
+  /** A DSIEXEC thread of a pipelined HVAR: applies the units the compiling thread hands it. */
+  static final class ApplyThread extends DsiThread {
+    private final RunContext ctx;
+    private final HvarPipeline pipeline;
+    private final ReplicateSession session;
+    private final HvarApply apply;
+
+    ApplyThread(RunContext ctx, HvarTables tables, HvarPipeline pipeline, int thread) {
+      super("rs-dsi-exec-" + ctx.name() + "-" + thread);
+      this.ctx = ctx;
+      this.pipeline = pipeline;
+      this.session = new ReplicateSession(ctx, thread);
+      this.apply = new HvarApply(ctx, session, tables);
+    }
+
+    @Override
+    protected boolean doWork() throws Exception {
+      try {
+        if (!session.connected()) {
+          session.connect();
+        }
+        HvarPipeline.Unit u = pipeline.take(200);
+        if (u != null) {
+          apply.apply(u, pipeline.gate);
+        }
+        return !ctx.stopping();
+      } catch (ReplicateSession.Stopping e) {
+        return false;
+      } catch (ReplicateSession.Down d) {
+        ctx.fail(d.failure);
+        return false;
+      }
+    }
+
+    @Override
+    protected void onFatal(Throwable error) {
+      LoggerFactory.getLogger(ApplyThread.class).error("{}: DSIEXEC failed", getName(), error);
+      ctx.fail(
+          new DsiFailure(
+              0,
+              Optional.empty(),
+              Optional.empty(),
+              "applying HVAR groups",
+              Optional.empty(),
+              0,
+              "internal error in the DSI executor: " + error,
+              ErrorAction.STOP_REPLICATION,
+              ctx.clock.instant()));
+    }
+
+    @Override
+    protected void onExit() {
+      session.close();
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package io.openrs.dsi.internal;
+
+import io.openrs.dsi.DsiCounter;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.dialect.TableMeta;
+import io.openrs.dsi.hvar.ForeignKeyOrder;
+import io.openrs.dsi.hvar.TableSource;
+import io.openrs.ltl.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What HVAR knows about replicate tables during one run: their columns and keys and the tables
+ * their foreign keys reference (read from the replicate's catalog, kept until a failure or DDL),
+ * and which tables are applied in continuous mode: by the dialect's restrictions, by table-level
+ * settings, and after {@code dsi_compile_retry_threshold} failed bulk applies (until the connection
+ * resumes, i.e. this run ends). Thread-safe: the compiling thread reads it, executors blame tables.
+ */
+final class HvarTables {
+  private static final Logger LOG = LoggerFactory.getLogger(HvarTables.class);
+
+  private final RunContext ctx;
+  private final DsiSettings.Hvar settings;
+  private final Map<TableName, TableMeta> metas = new ConcurrentHashMap<>();
+  private final Map<TableName, List<TableName>> parents = new ConcurrentHashMap<>();
+  private final Map<TableName, Boolean> observable = new ConcurrentHashMap<>();
+  private final Map<TableName, Integer> failures = new ConcurrentHashMap<>();
+  private final Set<TableName> continuous = ConcurrentHashMap.newKeySet();
+
+  HvarTables(RunContext ctx) {
+    this.ctx = ctx;
+    this.settings = ctx.settings.hvar();
+  }
+
+  /** The compiler's view of the tables, reading the catalog on {@code c} when needed. */
+  TableSource source(Connection c) {
+    return new TableSource() {
+      @Override
+      public TableMeta table(TableName name) throws SQLException {
+        TableMeta t = metas.get(name);
+        if (t == null) {
+          try {
+            t = ctx.dialect.describe(c, name);
+          } finally {
+            c.commit();
+          }
+          if (t.exists()) {
+            metas.put(name, t);
+          }
+        }
+        return t;
+      }
+
+      @Override
+      public boolean uniqueChangesAsDeleteInsert(TableMeta t) throws SQLException {
+        if (t.uniqueKeys().isEmpty()) {
+          return false;
+        }
+        if (ctx.dialect.deleteInsertInvisible(ctx.settings.keepTriggers())) {
+          return true;
+        }
+        Boolean r = observable.get(t.name());
+        if (r == null) {
+          try {
+            r = ctx.dialect.deleteObservable(c, t.name());
+          } finally {
+            c.commit();
+          }
+          observable.put(t.name(), r);
+        }
+        return !r;
+      }
+
+      @Override
+      public Optional<String> restriction(TableMeta t) {
+        Optional<String> r = ctx.dialect.bulkRestriction(t);
+        if (r.isPresent()) {
+          return r;
+        }
+        TableName n = t.name();
+        if (settings.tablesNotCompiled().contains(n.schema() + "." + n.table())) {
+          return Optional.of("dsi_compile_enable is off for replicate table " + n);
+        }
+        if (continuous.contains(n)) {
+          return Optional.of(
+              "replicate table "
+                  + n
+                  + " is applied in continuous mode after "
+                  + settings.retryThreshold()
+                  + " failed bulk applies (dsi_compile_retry_threshold) until the connection"
+                  + " resumes");
+        }
+        return Optional.empty();
+      }
+    };
+  }
+
+  /** The group's tables, parents before children (the catalog read on {@code c}). */
+  List<TableName> parentsFirst(Connection c, List<TableName> tables) throws SQLException {
+    Map<TableName, List<TableName>> refs = new HashMap<>();
+    try {
+      for (TableName t : tables) {
+        List<TableName> p = parents.get(t);
+        if (p == null) {
+          p = List.copyOf(ctx.dialect.referencedTables(c, t));
+          parents.put(t, p);
+        }
+        refs.put(t, p);
+      }
+    } finally {
+      c.commit();
+    }
+    return ForeignKeyOrder.parentsFirst(tables, refs);
+  }
+
+  /** A bulk apply involving {@code t} failed; past the threshold its transactions go continuous. */
+  void blame(TableName t) {
+    int n = failures.merge(t, 1, Integer::sum);
+    if (n >= settings.retryThreshold() && continuous.add(t)) {
+      ctx.meters.add(DsiCounter.HVAR_TABLES_CONTINUOUS, 1);
+      LOG.warn(
+          "{}: {} failed bulk applies involved replicate table {} (dsi_compile_retry_threshold"
+              + " {}); its transactions are applied in continuous mode until the connection"
+              + " resumes",
+          ctx.name(),
+          n,
+          t,
+          settings.retryThreshold());
+    }
+  }
+
+  /** Forgets catalog reads (after a failure or DDL that may have changed a table). */
+  void invalidate() {
+    metas.clear();
+    parents.clear();
+    observable.clear();
+  }
+}

@@ -1,0 +1,512 @@
+package io.openrs.dsi.hvar;
+
+import static io.openrs.dsi.testkit.Txs.i64;
+import static io.openrs.dsi.testkit.Txs.row;
+import static io.openrs.dsi.testkit.Txs.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.openrs.dsi.DsiConnection;
+import io.openrs.dsi.DsiCounter;
+import io.openrs.dsi.DsiFailure;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.DsiState;
+import io.openrs.dsi.LoggedTransaction;
+import io.openrs.dsi.testkit.Awaits;
+import io.openrs.dsi.testkit.OutboundQueueFixture;
+import io.openrs.dsi.testkit.RecordingSink;
+import io.openrs.dsi.testkit.Replicate;
+import io.openrs.dsi.testkit.TestDb;
+import io.openrs.dsi.testkit.Txs;
+import io.openrs.dsi.testkit.Workload;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.Value;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * HVAR's promises one at a time against the real databases: the net-change rules at the replicate,
+ * unique values moving between rows, foreign-key order, dsi_compile_retry_threshold, exactly once
+ * through a DSI killed in the middle of a group's apply, the failing command found exactly after a
+ * group fails, dsi_retry 1, groups of one transaction under light load, and commands that cannot be
+ * compiled applied in log order between groups.
+ */
+class HvarBehaviourIT {
+  private static final int REPLICATE = 201;
+  private static final String BIG = "toasted ".repeat(2_000);
+
+  @TempDir Path dir;
+
+  /** A running DSI with its registry. */
+  private record Run(DsiConnection dsi, SimpleMeterRegistry reg, RecordingSink sink)
+      implements AutoCloseable {
+    long counter(DsiCounter c) {
+      return c.kind() == DsiCounter.Kind.SUMMARY ? Hvar.observations(reg, c) : Hvar.counter(reg, c);
+    }
+
+    @Override
+    public void close() {
+      dsi.close();
+    }
+  }
+
+  private static Run start(TestDb.Scratch s, OutboundQueueFixture q, DsiSettings settings) {
+    SimpleMeterRegistry reg = new SimpleMeterRegistry();
+    RecordingSink sink = new RecordingSink();
+    return new Run(
+        DsiConnection.start(s.target(REPLICATE), q.queue(), settings, sink, reg), reg, sink);
+  }
+
+  private static String tableDdl(TestDb db) {
+    return db == TestDb.POSTGRESQL
+        ? "CREATE TABLE t (id bigint PRIMARY KEY, a bigint, b text, big text)"
+        : "CREATE TABLE t (id BIGINT PRIMARY KEY, a BIGINT, b TEXT, big MEDIUMTEXT) ENGINE=InnoDB";
+  }
+
+  private static String nokeyDdl(TestDb db) {
+    return db == TestDb.POSTGRESQL
+        ? "CREATE TABLE nk (x bigint, y text)"
+        : "CREATE TABLE nk (x BIGINT, y TEXT) ENGINE=InnoDB";
+  }
+
+  // ---- the rules, at the replicate -------------------------------------------------------------
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void theNetChangeOfOneGroupLeavesWhatTheCommandsLeave(TestDb db) throws Exception {
+    for (String threshold : List.of("1", "20")) {
+      try (TestDb.Scratch s = db.scratch("hvar_rules");
+          OutboundQueueFixture q =
+              new OutboundQueueFixture(dir.resolve("t" + threshold), REPLICATE)) {
+        s.exec(tableDdl(db), nokeyDdl(db));
+        for (int id = 3; id <= 7; id++) {
+          s.exec(
+              "INSERT INTO t VALUES (" + id + ", " + id + ", 'b" + id + "', '" + BIG + id + "')");
+        }
+        s.exec("INSERT INTO nk VALUES (1, 'x'), (1, 'x'), (2, 'y')");
+        Txs x = new Txs(s.name(), 101);
+        Workload.Tx tx =
+            x.begin()
+                // insert, then updates: one insert of the final image
+                .insert("t", row("id", i64(1), "a", i64(1), "b", text("first")))
+                .update("t", row("id", i64(1)), row("a", i64(11)))
+                .update("t", row("id", i64(1)), row("b", text("last"), "big", Value.UNCHANGED))
+                // insert, then delete: nothing
+                .insert("t", row("id", i64(2), "a", i64(2)))
+                .delete("t", row("id", i64(2)))
+                // update, update: the union, last values
+                .update("t", row("id", i64(3)), row("a", i64(30)))
+                .update("t", row("id", i64(3)), row("b", text("b30"), "a", i64(31)))
+                // update, then delete: a delete
+                .update("t", row("id", i64(4)), row("a", i64(40)))
+                .delete("t", row("id", i64(4)))
+                // delete, then insert
+                .delete("t", row("id", i64(5)))
+                .insert("t", row("id", i64(5), "a", i64(50), "b", text("again")))
+                // a primary key update whose image leaves the TOASTed column unchanged
+                .update("t", row("id", i64(6)), row("id", i64(60), "big", Value.UNCHANGED))
+                // an unchanged column keeps the replicate's value
+                .update("t", row("id", i64(7)), row("a", i64(70), "big", Value.UNCHANGED))
+                // rows without a primary key: counted per distinct row
+                .insert("nk", row("x", i64(1), "y", text("x")))
+                .delete("nk", row("x", i64(1), "y", text("x")))
+                .delete("nk", row("x", i64(1), "y", text("x")))
+                .update("nk", row("x", i64(2), "y", text("y")), row("x", i64(3), "y", text("z")))
+                .commit();
+        q.append(List.of(tx));
+        try (Run r = start(s, q, Hvar.settings("dsi_bulk_threshold", threshold))) {
+          Awaits.applied(r.dsi(), s, Map.of(101, tx.commitOqid()));
+          // the TOASTed column: its length and last character (the id it was written for)
+          assertThat(Hvar.rows(s, "SELECT id, a, b, LENGTH(big), RIGHT(big, 1) FROM t ORDER BY id"))
+              .as("bulk threshold %s", threshold)
+              .containsExactly(
+                  "1,11,last,null,null",
+                  "3,31,b30,16001,3",
+                  "5,50,again,null,null",
+                  "7,70,b7,16001,7",
+                  "60,6,b6,16001,6");
+          assertThat(Hvar.rows(s, "SELECT x, y FROM nk ORDER BY x, y"))
+              .containsExactly("1,x", "3,z");
+          assertThat(r.counter(DsiCounter.HVAR_NET_INSERTS)).isEqualTo(4); // 1, 5, 60, nk (3,z)
+          assertThat(r.counter(DsiCounter.HVAR_NET_UPDATES)).isEqualTo(2); // 3, 7
+          assertThat(r.counter(DsiCounter.HVAR_NET_DELETES)).isEqualTo(5); // 4, 5, 6, nk x2
+          assertThat(r.counter(DsiCounter.HVAR_CMDS_COMPILED)).isEqualTo(tx.body().size());
+          assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+          assertThat(r.counter(DsiCounter.INSERTS_READ)).isEqualTo(4);
+        }
+      }
+    }
+  }
+
+  // ---- unique values moving between rows
+  // ----------------------------------------------------------
+
+  /** u(id, code unique); with {@code referenced}, a table whose foreign key points at u. */
+  private static void uniqueTables(TestDb db, TestDb.Scratch s, boolean referenced)
+      throws Exception {
+    if (db == TestDb.POSTGRESQL) {
+      s.exec("CREATE TABLE u (id bigint PRIMARY KEY, code text NOT NULL UNIQUE, n bigint)");
+      if (referenced) {
+        s.exec("CREATE TABLE uref (id bigint PRIMARY KEY, u_id bigint REFERENCES u(id))");
+      }
+    } else {
+      s.exec(
+          "CREATE TABLE u (id BIGINT PRIMARY KEY, code VARCHAR(20) NOT NULL UNIQUE, n BIGINT)"
+              + " ENGINE=InnoDB");
+      if (referenced) {
+        s.exec(
+            "CREATE TABLE uref (id BIGINT PRIMARY KEY, u_id BIGINT, FOREIGN KEY (u_id)"
+                + " REFERENCES u(id)) ENGINE=InnoDB");
+      }
+    }
+    s.exec("INSERT INTO u VALUES (1, 'a', 0), (2, 'b', 0)");
+  }
+
+  /** Row 1 takes row 2's code and row 2 takes row 1's: a, b become b, a. */
+  private static Workload.Tx swap(Txs x) {
+    return swap(x, "a", "b");
+  }
+
+  private static Workload.Tx swap(Txs x, String one, String two) {
+    return x.begin()
+        .update("u", row("id", i64(1)), row("code", text("tmp")))
+        .update("u", row("id", i64(2)), row("code", text(one)))
+        .update("u", row("id", i64(1)), row("code", text(two), "n", i64(1)))
+        .commit();
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void uniqueValuesSwappedInsideAGroupEndRightThroughTheFallback(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_swap");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      uniqueTables(db, s, true);
+      Workload.Tx tx = swap(new Txs(s.name(), 101));
+      q.append(List.of(tx));
+      try (Run r = start(s, q, Hvar.settings())) {
+        Awaits.applied(r.dsi(), s, Map.of(101, tx.commitOqid()));
+        assertThat(Hvar.rows(s, "SELECT id, code, n FROM u ORDER BY id"))
+            .containsExactly("1,b,1", "2,a,0");
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isEqualTo(1);
+        assertThat(r.counter(DsiCounter.TRANS_UNGROUPED_COMMIT)).isEqualTo(1);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void onATableNoForeignKeyReferencesUniqueMovesAreADeleteAndAnInsert(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_swapdi");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      uniqueTables(db, s, false);
+      Workload.Tx tx = swap(new Txs(s.name(), 101));
+      q.append(List.of(tx));
+      try (Run r = start(s, q, Hvar.settings())) {
+        Awaits.applied(r.dsi(), s, Map.of(101, tx.commitOqid()));
+        assertThat(Hvar.rows(s, "SELECT id, code, n FROM u ORDER BY id"))
+            .containsExactly("1,b,1", "2,a,0");
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+        assertThat(r.counter(DsiCounter.HVAR_NET_DELETES)).isEqualTo(2);
+        assertThat(r.counter(DsiCounter.HVAR_NET_INSERTS)).isEqualTo(2);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void afterRetryThresholdFailuresATableIsAppliedInContinuousMode(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_retry");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      uniqueTables(db, s, true);
+      Txs x = new Txs(s.name(), 101);
+      try (Run r = start(s, q, Hvar.settings("dsi_compile_retry_threshold", "2"))) {
+        for (int i = 1; i <= 3; i++) {
+          Workload.Tx tx = i % 2 == 1 ? swap(x) : swap(x, "b", "a");
+          q.append(List.of(tx)); // one at a time: each is a group of its own
+          Awaits.applied(r.dsi(), s, Map.of(101, tx.commitOqid()));
+        }
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isEqualTo(2);
+        assertThat(r.counter(DsiCounter.HVAR_TABLES_CONTINUOUS)).isEqualTo(1);
+        assertThat(r.counter(DsiCounter.HVAR_TRANS_CONTINUOUS)).isEqualTo(1);
+        assertThat(Hvar.rows(s, "SELECT id, code, n FROM u ORDER BY id"))
+            .containsExactly("1,b,1", "2,a,0");
+      }
+      // a new run (resume) compiles the table again
+      try (Run r = start(s, q, Hvar.settings("dsi_compile_retry_threshold", "2"))) {
+        Workload.Tx tx = x.begin().update("u", row("id", i64(2)), row("n", i64(5))).commit();
+        q.append(List.of(tx));
+        Awaits.applied(r.dsi(), s, Map.of(101, tx.commitOqid()));
+        assertThat(r.counter(DsiCounter.HVAR_TRANS_CONTINUOUS)).isZero();
+        assertThat(r.counter(DsiCounter.HVAR_NET_UPDATES)).isEqualTo(1);
+      }
+    }
+  }
+
+  // ---- foreign keys
+  // ------------------------------------------------------------------------------
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void parentsAreInsertedFirstAndDeletedLast(TestDb db) throws Exception {
+    for (String threshold : List.of("1", "20")) {
+      try (TestDb.Scratch s = db.scratch("hvar_fk");
+          OutboundQueueFixture q =
+              new OutboundQueueFixture(dir.resolve("t" + threshold), REPLICATE)) {
+        s.exec(Workload.ddl(db).toArray(String[]::new));
+        s.exec(
+            "INSERT INTO parent (id, code) VALUES (1, 'p1')",
+            "INSERT INTO child (parent_id, line, qty) VALUES (1, 1, 5)");
+        Txs x = new Txs(s.name(), 101);
+        // The group touches child before parent; with foreign keys enforced at the replicate
+        // (MariaDB; PostgreSQL with dsi_keep_triggers on) only parent-first inserts and
+        // child-first deletes work set-based.
+        Workload.Tx t1 =
+            x.begin()
+                .delete("child", row("parent_id", i64(1), "line", Txs.i32(1)))
+                .delete("parent", row("id", i64(1)))
+                .commit();
+        Workload.Tx t2 =
+            x.begin()
+                .insert("parent", row("id", i64(2), "code", text("p2")))
+                .insert("child", row("parent_id", i64(2), "line", Txs.i32(1), "qty", Txs.i32(7)))
+                .commit();
+        q.append(List.of(t1, t2));
+        try (Run r = start(s, q, Hvar.settings("dsi_bulk_threshold", threshold))) {
+          Awaits.applied(r.dsi(), s, Map.of(101, t2.commitOqid()));
+          assertThat(Hvar.rows(s, "SELECT id, code FROM parent")).containsExactly("2,p2");
+          assertThat(Hvar.rows(s, "SELECT parent_id, line, qty FROM child"))
+              .containsExactly("2,1,7");
+          assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+        }
+      }
+    }
+  }
+
+  // ---- failures --------------------------------------------------------------------------------
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void theFallbackFindsTheFailingTransactionExactly(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_stop");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(Workload.ddl(db).toArray(String[]::new));
+      s.exec("INSERT INTO parent (id, code) VALUES (500, 'taken')");
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> txs = new ArrayList<>();
+      for (int i = 1; i <= 30; i++) {
+        txs.add(x.begin().insert("parent", row("id", i64(i), "code", text("c" + i))).commit());
+      }
+      Workload.Tx bad = x.begin().insert("parent", row("id", i64(500), "code", text("d"))).commit();
+      txs.add(bad);
+      for (int i = 31; i <= 60; i++) {
+        txs.add(x.begin().insert("parent", row("id", i64(i), "code", text("c" + i))).commit());
+      }
+      q.append(txs);
+      try (Run r = start(s, q, Hvar.settings("dsi_bulk_threshold", "5"))) {
+        DsiFailure f = Awaits.down(r.dsi()).failure().orElseThrow();
+        assertThat(f.commitOqid()).contains(bad.commitOqid());
+        assertThat(f.statement()).contains("INSERT INTO");
+        assertThat(Replicate.lastCommits(s)).containsEntry(101, txs.get(29).commitOqid());
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM parent")).containsExactly("31");
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isPositive();
+        r.dsi().resumeSkippingTransaction();
+        Awaits.applied(r.dsi(), s, Map.of(101, txs.get(txs.size() - 1).commitOqid()));
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM parent")).containsExactly("61");
+        assertThat(r.sink().logged)
+            .singleElement()
+            .satisfies(l -> assertThat(l.reason()).isEqualTo(LoggedTransaction.Reason.SKIPPED));
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void withDsiRetryOneAFailedGroupSuspendsTheConnection(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_dsiretry");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      uniqueTables(db, s, true);
+      Workload.Tx tx = swap(new Txs(s.name(), 101));
+      q.append(List.of(tx));
+      try (Run r = start(s, q, Hvar.settings("dsi_retry", "1"))) {
+        DsiState down = Awaits.down(r.dsi());
+        assertThat(down.failure().orElseThrow().message()).contains("dsi_retry is 1");
+        assertThat(down.failure().orElseThrow().commitOqid()).contains(tx.commitOqid());
+        assertThat(Hvar.rows(s, "SELECT id, code, n FROM u ORDER BY id"))
+            .containsExactly("1,a,0", "2,b,0");
+      }
+    }
+  }
+
+  /**
+   * The DSI's session is terminated while a group waits inside its transaction (a trigger sleeps on
+   * a row in the middle of the group): the replicate holds no part of the group, and after the
+   * reconnect the group is applied once.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void aSessionKilledInTheMiddleOfAGroupLeavesNoHalfGroupAndNoDuplicate(TestDb db)
+      throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_kill");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db), nokeyDdl(db));
+      if (db == TestDb.POSTGRESQL) {
+        s.exec(
+            "CREATE TABLE slow (id bigint PRIMARY KEY)",
+            "CREATE FUNCTION slow_down() RETURNS trigger LANGUAGE plpgsql AS"
+                + " $$ BEGIN PERFORM pg_sleep(2); RETURN NEW; END $$",
+            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW EXECUTE FUNCTION"
+                + " slow_down()");
+      } else {
+        s.exec(
+            "CREATE TABLE slow (id BIGINT PRIMARY KEY) ENGINE=InnoDB",
+            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW SET @x = SLEEP(2)");
+      }
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> txs = new ArrayList<>();
+      for (int i = 1; i <= 50; i++) {
+        txs.add(
+            x.begin()
+                .insert("t", row("id", i64(i), "a", i64(i)))
+                .insert("nk", row("x", i64(i), "y", text("n")))
+                .commit());
+      }
+      txs.add(x.begin().insert("slow", row("id", i64(1))).commit());
+      for (int i = 1; i <= 50; i++) {
+        txs.add(x.begin().update("t", row("id", i64(i)), row("a", i64(-i))).commit());
+      }
+      // The whole backlog is waiting before the DSI starts, so it is one group.
+      q.append(txs);
+      Oqid last = txs.get(txs.size() - 1).commitOqid();
+      try (Run r = start(s, q, Hvar.settings("dsi_bulk_threshold", "10"))) {
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> sleeping(s) && Hvar.killDsiSessions(s) > 0);
+        // killed inside the group's transaction: nothing of it is there
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM t")).containsExactly("0");
+        assertThat(Replicate.lastCommits(s)).isEmpty();
+        Awaits.applied(r.dsi(), s, Map.of(101, last));
+        assertThat(Hvar.rows(s, "SELECT count(*), sum(a) FROM t")).containsExactly("50,-1275");
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM nk")).containsExactly("50");
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM slow")).containsExactly("1");
+        assertThat(r.counter(DsiCounter.RECONNECTS)).isPositive();
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+      }
+      // read again from the start: everything is already there
+      q.queue().dropReader("DSI");
+      try (Run r = start(s, q, Hvar.settings())) {
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> r.counter(DsiCounter.TRANS_IGNORED) == txs.size());
+        assertThat(Hvar.rows(s, "SELECT count(*), sum(a) FROM t")).containsExactly("50,-1275");
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM nk")).containsExactly("50");
+        assertThat(r.counter(DsiCounter.HVAR_CMDS_COMPILED)).isZero();
+      }
+    }
+  }
+
+  /** True while a DSI session sleeps in the trigger. */
+  private static boolean sleeping(TestDb.Scratch s) throws Exception {
+    if (s.db() == TestDb.POSTGRESQL) {
+      return !Hvar.rows(
+              s,
+              "SELECT pid FROM pg_stat_activity WHERE application_name = 'openrs-dsi rds."
+                  + s.name()
+                  + "' AND wait_event = 'PgSleep'")
+          .isEmpty();
+    }
+    return !Hvar.rows(
+            s,
+            "SELECT id FROM information_schema.processlist WHERE db = '"
+                + s.name()
+                + "' AND state = 'User sleep'")
+        .isEmpty();
+  }
+
+  // ---- adaptive groups
+  // ---------------------------------------------------------------------------
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void underLightLoadEachTransactionIsAGroupOfItsOwn(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_light");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db));
+      Txs x = new Txs(s.name(), 101);
+      try (Run r = start(s, q, Hvar.settings())) {
+        for (int i = 1; i <= 5; i++) {
+          Workload.Tx tx = x.begin().insert("t", row("id", i64(i), "a", i64(i))).commit();
+          q.append(List.of(tx));
+          Awaits.applied(r.dsi(), s, Map.of(101, tx.commitOqid()));
+        }
+        assertThat(r.counter(DsiCounter.HVAR_GROUP_CMDS)).isEqualTo(5);
+        assertThat(r.counter(DsiCounter.HVAR_CLOSED_EMPTY)).isEqualTo(5);
+        assertThat(r.counter(DsiCounter.TRAN_GROUPS_COMMIT)).isEqualTo(5);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void commandsThatCannotBeCompiledRunInLogOrderBetweenGroups(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_nocompile");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db), nokeyDdl(db));
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> txs =
+          List.of(
+              x.begin().insert("nk", row("x", i64(1), "y", text("before"))).commit(),
+              x.begin().insert("t", row("id", i64(1), "a", i64(1))).commit(),
+              x.begin().truncate("nk").commit(),
+              x.begin().insert("nk", row("x", i64(2), "y", text("after"))).commit(),
+              x.begin().ddl(Optional.of(s.name()), "ALTER TABLE t ADD COLUMN c bigint").commit(),
+              x.begin().insert("t", row("id", i64(2), "a", i64(2), "c", i64(22))).commit(),
+              x.begin().update("t", row("id", i64(1)), row("c", i64(11))).commit());
+      q.append(txs);
+      DsiSettings settings = Hvar.settings().withApplyDdl(true);
+      try (Run r = start(s, q, settings)) {
+        Awaits.applied(r.dsi(), s, Map.of(101, txs.get(txs.size() - 1).commitOqid()));
+        assertThat(Hvar.rows(s, "SELECT x, y FROM nk")).containsExactly("2,after");
+        assertThat(Hvar.rows(s, "SELECT id, a, c FROM t ORDER BY id"))
+            .containsExactly("1,1,11", "2,2,22");
+        assertThat(r.counter(DsiCounter.HVAR_TRANS_CONTINUOUS)).isEqualTo(2);
+        assertThat(r.counter(DsiCounter.HVAR_CLOSED_NO_COMPILE)).isEqualTo(2);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void commandConversionsApplyToTheNetRows(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_convert");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db));
+      s.exec("INSERT INTO t VALUES (1, 1, 'old', '" + BIG + "'), (2, 2, 'two', NULL)");
+      Txs x = new Txs(s.name(), 101);
+      Workload.Tx tx =
+          x.begin()
+              // i2di: an insert of a key the replicate has replaces the row
+              .insert("t", row("id", i64(1), "a", i64(10), "b", text("new")))
+              // u2di: delete and insert of the whole row, the rest from the replicate's row
+              .update("t", row("id", i64(2)), row("a", i64(20), "big", Value.UNCHANGED))
+              .commit();
+      q.append(List.of(tx));
+      try (Run r = start(s, q, Hvar.settings("dsi_command_convert", "i2di,u2di"))) {
+        Awaits.applied(r.dsi(), s, Map.of(101, tx.commitOqid()));
+        assertThat(Hvar.rows(s, "SELECT id, a, b, big IS NULL FROM t ORDER BY id"))
+            .containsExactly(
+                db == TestDb.POSTGRESQL ? "1,10,new,t" : "1,10,new,1",
+                db == TestDb.POSTGRESQL ? "2,20,two,t" : "2,20,two,1");
+        assertThat(r.counter(DsiCounter.CONVERTED)).isEqualTo(2);
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+      }
+    }
+  }
+}

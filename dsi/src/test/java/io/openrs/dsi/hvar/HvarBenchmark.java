@@ -1,0 +1,430 @@
+package io.openrs.dsi.hvar;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.openrs.dsi.DsiConnection;
+import io.openrs.dsi.DsiCounter;
+import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.testkit.Awaits;
+import io.openrs.dsi.testkit.OutboundQueueFixture;
+import io.openrs.dsi.testkit.RecordingSink;
+import io.openrs.dsi.testkit.TestDb;
+import io.openrs.ltl.Column;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.TranId;
+import io.openrs.ltl.Value;
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * HVAR against continuous mode, from an outbound backlog into PostgreSQL, side by side in one run
+ * (same queue, same replicate schema, emptied between modes):
+ *
+ * <ul>
+ *   <li>(a) the realistic OLTP mix: 70% inserts, 20% updates, 10% deletes, 10 to 100 commands per
+ *       transaction, rows of about 240 bytes ({@code bench.mix.commands});
+ *   <li>(b) pure inserts into the purchase table, transactions of 1,000 rows ({@code
+ *       bench.insert.rows}), and the physical limit: a raw {@code COPY} of the same rows, encoded
+ *       beforehand, into an empty table of the same definition;
+ *   <li>(c) hot updates: 90% of the updates hit 2,000 of 100,000 rows ({@code bench.hot.commands}).
+ * </ul>
+ *
+ * Run: {@code mvn -B -ntp -pl dsi -am verify -Dgroups=benchmark -DexcludedTestGroups=none
+ * -Dit.test=HvarBenchmark -Dtest=skip -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dfailsafe.failIfNoSpecifiedTests=false}. Prints one line per run and the ratios.
+ */
+@Tag("benchmark")
+class HvarBenchmark {
+  private static final int MIX_SIZE = Integer.getInteger("bench.mix.commands", 200_000);
+  private static final int INSERT_SIZE = Integer.getInteger("bench.insert.rows", 300_000);
+  private static final int HOT_SIZE = Integer.getInteger("bench.hot.commands", 200_000);
+  private static final int THREADS = Integer.getInteger("bench.hvar.threads", 1);
+  private static final int REPLICATE = 201;
+
+  private List<String> out = new ArrayList<>();
+  private int mixCommands;
+  private int insertRows;
+  private int hotCommands;
+
+  @Test
+  @Timeout(7200)
+  void hvarAgainstContinuousMode() throws Exception {
+    // Warm-up: a fifth of each workload through both modes, so the JIT has compiled the paths of
+    // both before anything is measured; not reported.
+    mixCommands = MIX_SIZE / 5;
+    insertRows = INSERT_SIZE / 5;
+    hotCommands = HOT_SIZE / 5;
+    String only = System.getProperty("bench.only", "abc");
+    if (only.contains("a")) {
+      mix();
+    }
+    if (only.contains("b")) {
+      inserts();
+    }
+    if (only.contains("c")) {
+      hot();
+    }
+    out = new ArrayList<>();
+    mixCommands = MIX_SIZE;
+    insertRows = INSERT_SIZE;
+    hotCommands = HOT_SIZE;
+    out.add("HVAR with dsi_num_threads " + THREADS);
+    try {
+      out.add("");
+      if (only.contains("a")) {
+        double[] a = mix();
+        out.add(String.format("(a) OLTP mix:    HVAR / continuous = %.2f (target 3)", a[1] / a[0]));
+      }
+      if (only.contains("b")) {
+        double[] b = inserts();
+        out.add(String.format("(b) inserts:     HVAR / continuous = %.2f (target 6)", b[1] / b[0]));
+        out.add(String.format("(b) inserts:     HVAR / raw COPY = %.2f (target 0.8)", b[1] / b[2]));
+      }
+      if (only.contains("c")) {
+        double[] c = hot();
+        out.add(String.format("(c) hot updates: HVAR / continuous = %.2f", c[1] / c[0]));
+      }
+    } finally {
+      out.forEach(System.out::println);
+    }
+  }
+
+  private static DsiSettings continuous() {
+    return Hvar.settings("dsi_compile_enable", "off");
+  }
+
+  private static DsiSettings hvar() {
+    return Hvar.settings("dsi_num_threads", Integer.toString(THREADS));
+  }
+
+  /** Applies the queue's backlog with {@code settings}; commands (or rows) per second. */
+  private double apply(
+      String name,
+      TestDb.Scratch s,
+      OutboundQueueFixture q,
+      DsiSettings settings,
+      Oqid last,
+      long commands)
+      throws Exception {
+    try {
+      q.queue().dropReader("DSI"); // the next mode reads the backlog again from its start
+    } catch (IllegalArgumentException first) {
+      // the first mode: no reader yet
+    }
+    SimpleMeterRegistry reg = new SimpleMeterRegistry();
+    long start = System.nanoTime();
+    String detail = "";
+    // When DSI-S had read the whole backlog: the reader's share of the time (measurement only).
+    long[] readAt = new long[1];
+    Thread sampler =
+        new Thread(
+            () -> {
+              long seen = -1;
+              while (!Thread.currentThread().isInterrupted()) {
+                long n = Hvar.counter(reg, DsiCounter.CMDS_READ);
+                if (n != seen) {
+                  seen = n;
+                  readAt[0] = System.nanoTime();
+                }
+                try {
+                  Thread.sleep(20);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            });
+    sampler.setDaemon(true);
+    try (DsiConnection dsi =
+        DsiConnection.start(s.target(REPLICATE), q.queue(), settings, new RecordingSink(), reg)) {
+      sampler.start();
+      Awaits.applied(dsi, s, Map.of(101, last));
+      sampler.interrupt();
+      sampler.join();
+      detail = String.format(" [read in %.1f s]", (readAt[0] - start) / 1e9);
+      if (settings.hvar().enable()) {
+        detail =
+            String.format(
+                " [read in %.1f s; groups %d, net rows %d/%d/%d, fallbacks %d; compile %.1f s,"
+                    + " load %.1f s, apply %.1f s, commit %.1f s]",
+                (readAt[0] - start) / 1e9,
+                Hvar.observations(reg, DsiCounter.HVAR_GROUP_CMDS),
+                Hvar.counter(reg, DsiCounter.HVAR_NET_INSERTS),
+                Hvar.counter(reg, DsiCounter.HVAR_NET_UPDATES),
+                Hvar.counter(reg, DsiCounter.HVAR_NET_DELETES),
+                Hvar.counter(reg, DsiCounter.HVAR_FALLBACKS),
+                seconds(reg, DsiCounter.HVAR_COMPILE_TIME),
+                seconds(reg, DsiCounter.HVAR_LOAD_TIME),
+                seconds(reg, DsiCounter.HVAR_APPLY_TIME),
+                seconds(reg, DsiCounter.HVAR_COMMIT_TIME));
+      }
+    }
+    double secs = (System.nanoTime() - start) / 1e9;
+    double rate = commands / secs;
+    out.add(
+        String.format(
+            "%-32s %,9d commands in %6.1f s: %,10.0f commands/s%s",
+            name, commands, secs, rate, detail));
+    return rate;
+  }
+
+  private static double seconds(SimpleMeterRegistry reg, DsiCounter c) {
+    return reg.find(c.counterName()).timers().stream()
+        .mapToDouble(t -> t.totalTime(java.util.concurrent.TimeUnit.SECONDS))
+        .sum();
+  }
+
+  /** A backlog writer: transactions of origin 101 with increasing OQIDs. */
+  private static final class Backlog {
+    final OutboundQueueFixture q;
+    long oqid = 1;
+    long tran = 1;
+    Oqid last;
+    long commands;
+
+    Backlog(OutboundQueueFixture q) {
+      this.q = q;
+      q.queue().openReader("BENCH").close(); // never confirms: the queue keeps the backlog
+    }
+
+    TranId begin(List<LtlCommand> tx) {
+      TranId t = TranId.ofLong(tran++);
+      tx.add(new LtlCommand.Begin(t, next(), Instant.EPOCH, Optional.empty()));
+      return t;
+    }
+
+    Oqid next() {
+      return Oqid.ofLong(oqid++, 12);
+    }
+
+    void commit(TranId t, List<LtlCommand> tx) throws Exception {
+      last = next();
+      tx.add(new LtlCommand.Commit(t, last, Instant.EPOCH));
+      commands += tx.size() - 2;
+      q.append(101, tx);
+    }
+  }
+
+  // ---- (a) the OLTP mix -------------------------------------------------------------------------
+
+  private double[] mix() throws Exception {
+    Path dir = Files.createTempDirectory("hvar-bench-a");
+    try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("hvar_bench_a");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(
+          "CREATE TABLE orders (order_id bigint PRIMARY KEY, customer_id integer, amount"
+              + " numeric(12,2), status text, note text, created timestamptz)");
+      Backlog b = new Backlog(q);
+      Random r = new Random(1);
+      List<Long> live = new ArrayList<>();
+      long nextId = 1;
+      TableName t = new TableName(s.name(), "orders");
+      while (b.commands < mixCommands) {
+        List<LtlCommand> tx = new ArrayList<>();
+        TranId id = b.begin(tx);
+        int n = 10 + r.nextInt(91);
+        for (int i = 0; i < n; i++) {
+          double p = r.nextDouble();
+          if (p < 0.7 || live.size() < 100) {
+            long k = nextId++;
+            live.add(k);
+            tx.add(new LtlCommand.Insert(id, b.next(), t, false, order(k, r)));
+          } else if (p < 0.9) {
+            long k = live.get(r.nextInt(live.size()));
+            tx.add(new LtlCommand.Update(id, b.next(), t, key("order_id", k), order(k, r)));
+          } else {
+            long k = live.remove(r.nextInt(live.size()));
+            tx.add(new LtlCommand.Delete(id, b.next(), t, key("order_id", k)));
+          }
+        }
+        b.commit(id, tx);
+      }
+      double cont = apply("(a) mix, continuous", s, q, continuous(), b.last, b.commands);
+      s.exec("TRUNCATE orders", "DELETE FROM rs_lastcommit", "VACUUM ANALYZE orders");
+      double hv = apply("(a) mix, HVAR", s, q, hvar(), b.last, b.commands);
+      return new double[] {cont, hv};
+    }
+  }
+
+  private static List<Column> key(String name, long k) {
+    return List.of(new Column(name, new Value.Int64(k)));
+  }
+
+  private static List<Column> order(long id, Random r) {
+    return List.of(
+        new Column("order_id", new Value.Int64(id)),
+        new Column("customer_id", new Value.Int32(r.nextInt(100_000))),
+        new Column("amount", new Value.Decimal(BigDecimal.valueOf(r.nextInt(10_000_000), 2))),
+        new Column("status", new Value.Text(r.nextBoolean() ? "shipped" : "open")),
+        new Column(
+            "note", new Value.Text("order note " + Long.toString(r.nextLong(), 36).repeat(7))),
+        new Column(
+            "created",
+            new Value.TimestampTz(
+                OffsetDateTime.of(2026, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC)
+                    .plusSeconds(r.nextInt(10_000_000)))));
+  }
+
+  // ---- (b) pure inserts, and the raw COPY
+  // ---------------------------------------------------------
+
+  private static final String PURCHASE =
+      " (emp_id INT, purch_id INT, cust_id INT, cost NUMERIC(30,6), order_date TIMESTAMP, notes"
+          + " VARCHAR(64), PRIMARY KEY (emp_id, purch_id))";
+
+  private double[] inserts() throws Exception {
+    Path dir = Files.createTempDirectory("hvar-bench-b");
+    try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("hvar_bench_b");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec("CREATE TABLE purchase" + PURCHASE, "CREATE TABLE purchase_raw" + PURCHASE);
+      Backlog b = new Backlog(q);
+      Random r = new Random(2);
+      TableName t = new TableName(s.name(), "purchase");
+      List<List<Value>> rows = new ArrayList<>(insertRows);
+      int emp = 1;
+      int purch = 0;
+      while (b.commands < insertRows) {
+        List<LtlCommand> tx = new ArrayList<>();
+        TranId id = b.begin(tx);
+        for (int i = 0; i < 1000; i++) {
+          if (++purch > 5000) {
+            emp++;
+            purch = 1;
+          }
+          List<Value> row =
+              List.of(
+                  new Value.Int32(emp),
+                  new Value.Int32(purch),
+                  new Value.Int32(r.nextInt(1_000_000)),
+                  new Value.Decimal(BigDecimal.valueOf(r.nextLong() % 1_000_000_000_000L, 6)),
+                  new Value.Timestamp(
+                      LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(r.nextInt(30_000_000))),
+                  new Value.Text("purchase notes " + Long.toString(r.nextLong(), 36)));
+          rows.add(row);
+          List<Column> cols = new ArrayList<>(6);
+          String[] names = {"emp_id", "purch_id", "cust_id", "cost", "order_date", "notes"};
+          for (int k = 0; k < 6; k++) {
+            cols.add(new Column(names[k], row.get(k)));
+          }
+          tx.add(new LtlCommand.Insert(id, b.next(), t, false, cols));
+        }
+        b.commit(id, tx);
+      }
+      s.exec("VACUUM ANALYZE purchase");
+      double raw = rawCopy(s, rows);
+      double cont = apply("(b) inserts, continuous", s, q, continuous(), b.last, b.commands);
+      s.exec("TRUNCATE purchase", "DELETE FROM rs_lastcommit", "VACUUM ANALYZE purchase");
+      double hv = apply("(b) inserts, HVAR", s, q, hvar(), b.last, b.commands);
+      return new double[] {cont, hv, raw};
+    }
+  }
+
+  /** COPY of the rows, encoded beforehand, into an empty purchase table: rows per second. */
+  private double rawCopy(TestDb.Scratch s, List<List<Value>> rows) throws Exception {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream(rows.size() * 80);
+    StringBuilder sb = new StringBuilder(256);
+    for (List<Value> row : rows) {
+      sb.setLength(0);
+      sb.append(((Value.Int32) row.get(0)).value()).append('\t');
+      sb.append(((Value.Int32) row.get(1)).value()).append('\t');
+      sb.append(((Value.Int32) row.get(2)).value()).append('\t');
+      sb.append(((Value.Decimal) row.get(3)).value().toPlainString()).append('\t');
+      LocalDateTime ts = ((Value.Timestamp) row.get(4)).value();
+      sb.append(ts.toLocalDate()).append(' ').append(ts.toLocalTime()).append('\t');
+      sb.append(((Value.Text) row.get(5)).value()).append('\n');
+      buf.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] all = buf.toByteArray();
+    long start = System.nanoTime();
+    try (Connection c = s.connect()) {
+      c.setAutoCommit(false);
+      CopyIn copy =
+          c.unwrap(PGConnection.class)
+              .getCopyAPI()
+              .copyIn(
+                  "COPY purchase_raw (emp_id, purch_id, cust_id, cost, order_date, notes) FROM"
+                      + " STDIN");
+      for (int off = 0; off < all.length; off += 1 << 16) {
+        copy.writeToCopy(all, off, Math.min(1 << 16, all.length - off));
+      }
+      long n = copy.endCopy();
+      c.commit();
+      if (n != rows.size()) {
+        throw new AssertionError("COPY loaded " + n + " rows of " + rows.size());
+      }
+    }
+    double secs = (System.nanoTime() - start) / 1e9;
+    double rate = rows.size() / secs;
+    out.add(
+        String.format(
+            "%-32s %,9d rows     in %6.1f s: %,10.0f rows/s",
+            "(b) raw COPY (encoded before)", rows.size(), secs, rate));
+    return rate;
+  }
+
+  // ---- (c) hot updates
+  // ----------------------------------------------------------------------------
+
+  private double[] hot() throws Exception {
+    Path dir = Files.createTempDirectory("hvar-bench-c");
+    int rowsTotal = 100_000;
+    int hotRows = 2_000;
+    try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("hvar_bench_c");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      String table =
+          "CREATE TABLE account (id bigint PRIMARY KEY, balance numeric(18,2) NOT NULL, ops"
+              + " integer NOT NULL, updated timestamptz, note text)";
+      String fill =
+          "INSERT INTO account SELECT g, 0, 0, NULL, 'account ' || g FROM generate_series(1, "
+              + rowsTotal
+              + ") g";
+      s.exec(table, fill, "VACUUM ANALYZE account");
+      Backlog b = new Backlog(q);
+      Random r = new Random(3);
+      TableName t = new TableName(s.name(), "account");
+      while (b.commands < hotCommands) {
+        List<LtlCommand> tx = new ArrayList<>();
+        TranId id = b.begin(tx);
+        int n = 10 + r.nextInt(91);
+        for (int i = 0; i < n; i++) {
+          long k = r.nextInt(10) < 9 ? 1 + r.nextInt(hotRows) : 1 + r.nextInt(rowsTotal);
+          List<Column> after =
+              List.of(
+                  new Column("id", new Value.Int64(k)),
+                  new Column(
+                      "balance", new Value.Decimal(BigDecimal.valueOf(r.nextInt(1_000_000), 2))),
+                  new Column("ops", new Value.Int32(r.nextInt(1000))),
+                  new Column(
+                      "updated",
+                      new Value.TimestampTz(
+                          OffsetDateTime.of(2026, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC)
+                              .plusSeconds(r.nextInt(10_000_000)))));
+          tx.add(new LtlCommand.Update(id, b.next(), t, key("id", k), after));
+        }
+        b.commit(id, tx);
+      }
+      double cont = apply("(c) hot updates, continuous", s, q, continuous(), b.last, b.commands);
+      s.exec("TRUNCATE account", fill, "DELETE FROM rs_lastcommit", "VACUUM ANALYZE account");
+      double hv = apply("(c) hot updates, HVAR", s, q, hvar(), b.last, b.commands);
+      return new double[] {cont, hv};
+    }
+  }
+}
