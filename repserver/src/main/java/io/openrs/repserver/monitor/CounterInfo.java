@@ -25,6 +25,7 @@ public record CounterInfo(
   public static final String COUNTER = "counter";
   public static final String GAUGE = "gauge";
   public static final String TIMER = "timer";
+  public static final String SUMMARY = "summary";
 
   public CounterInfo {
     Objects.requireNonNull(name, "name");
@@ -32,16 +33,25 @@ public record CounterInfo(
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(unit, "unit");
     Objects.requireNonNull(description, "description");
-    if (!kind.equals(COUNTER) && !kind.equals(GAUGE) && !kind.equals(TIMER)) {
+    if (!kind.equals(COUNTER)
+        && !kind.equals(GAUGE)
+        && !kind.equals(TIMER)
+        && !kind.equals(SUMMARY)) {
       throw new IllegalArgumentException(
-          "counter " + module + " " + name + ": kind must be counter, gauge or timer, got " + kind);
+          "counter "
+              + module
+              + " "
+              + name
+              + ": kind must be counter, gauge, timer or summary, got "
+              + kind);
     }
   }
 
   /**
    * The name Prometheus scrapes: {@code openrs_cmds_written_total} for a counter, {@code
-   * openrs_sqm_backlog_bytes} for a gauge, {@code openrs_sqm_write_time_seconds} for a timer (whose
-   * series are {@code _count} and {@code _sum}).
+   * openrs_sqm_backlog_bytes} for a gauge, {@code openrs_sqm_write_time_seconds} for a timer and a
+   * distribution summary such as {@code openrs_hvar_group_cmds_commands} (whose series are {@code
+   * _count}, {@code _sum} and the histogram's {@code _bucket}).
    */
   public String prometheusName() {
     return PrometheusNames.exposedName(name, kind, unit);

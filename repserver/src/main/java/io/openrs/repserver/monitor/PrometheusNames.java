@@ -97,6 +97,8 @@ public final class PrometheusNames {
         return registryName(counterName, Meter.Type.TIMER, unit);
       case CounterInfo.GAUGE:
         return registryName(counterName, Meter.Type.GAUGE, unit);
+      case CounterInfo.SUMMARY:
+        return registryName(counterName, Meter.Type.DISTRIBUTION_SUMMARY, unit);
       default:
         throw new IllegalArgumentException("unknown kind " + kind);
     }

@@ -16,7 +16,7 @@ class MonitoringDocTest {
 
   private static final Pattern NAME_ROW =
       Pattern.compile(
-          "\\| ([A-Z]+) \\| `([A-Za-z0-9]+)` \\| (counter|gauge|timer) \\| `(openrs_[a-z0-9_]+)` \\|.*");
+          "\\| ([A-Z]+) \\| `([A-Za-z0-9]+)` \\| (counter|gauge|timer|summary) \\| `(openrs_[a-z0-9_]+)` \\|.*");
 
   private static List<String> lines() throws Exception {
     return Files.readAllLines(Path.of("..", "docs", "monitoring.md"));
