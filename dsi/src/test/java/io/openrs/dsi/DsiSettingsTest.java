@@ -63,6 +63,28 @@ class DsiSettingsTest {
   }
 
   @Test
+  void hvarParametersAreRead() {
+    DsiSettings.Hvar d = DsiSettings.defaults().hvar();
+    assertThat(d.enable()).isFalse();
+    assertThat(d.maxCmds()).isEqualTo(50_000);
+    assertThat(d.cdbMaxSizeBytes()).isEqualTo(256L << 20);
+    assertThat(d.retryThreshold()).isEqualTo(3);
+    DsiSettings s =
+        DsiSettings.from(
+            ParameterValues.defaults(Scope.CONNECTION)
+                .with("dsi_compile_enable", "on")
+                .with("dsi_compile_max_cmds", "1000")
+                .with("dsi_cdb_max_size", "2097152")
+                .with("dsi_compile_retry_threshold", "5")
+                .with("dsi_retry", "1"));
+    assertThat(s.hvar()).isEqualTo(new DsiSettings.Hvar(true, 1000, 2L << 20, 5, Set.of()));
+    assertThat(s.suspendOnGroupFailure()).isTrue();
+    assertThat(s.withHvar(s.hvar().withMaxCmds(1)).hvar().maxCmds()).isEqualTo(1);
+    assertThatThrownBy(() -> s.hvar().withMaxCmds(0))
+        .hasMessageContaining("dsi_compile_max_cmds is 0");
+  }
+
+  @Test
   void aTableLevelConversionOverridesTheConnectionsAndEmptyInherits() {
     DsiSettings s =
         DsiSettings.from(

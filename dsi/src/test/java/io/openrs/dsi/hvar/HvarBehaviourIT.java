@@ -455,6 +455,41 @@ class HvarBehaviourIT {
 
   @ParameterizedTest
   @EnumSource(TestDb.class)
+  void groupsCloseAtTheNetChangeDatabasesSizeAndAtMaxCommands(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_sizes");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db));
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> txs = new ArrayList<>();
+      for (int i = 1; i <= 30; i++) {
+        txs.add(
+            x.begin()
+                .insert("t", row("id", i64(2 * i), "a", i64(i)))
+                .insert("t", row("id", i64(2 * i + 1), "a", i64(i)))
+                .commit());
+      }
+      q.append(txs.subList(0, 10));
+      // 100 bytes of net rows and transactions: every group closes after its first transaction
+      DsiSettings tiny = Hvar.settings();
+      tiny = tiny.withHvar(tiny.hvar().withCdbMaxSizeBytes(100));
+      try (Run r = start(s, q, tiny)) {
+        Awaits.applied(r.dsi(), s, Map.of(101, txs.get(9).commitOqid()));
+        assertThat(r.counter(DsiCounter.HVAR_CLOSED_CDB_SIZE)).isEqualTo(10);
+        assertThat(r.counter(DsiCounter.HVAR_GROUP_CMDS)).isEqualTo(10);
+      }
+      q.append(txs.subList(10, 30));
+      // at most 6 commands: groups of three transactions
+      try (Run r = start(s, q, Hvar.maxCmds(Hvar.settings(), 6))) {
+        Awaits.applied(r.dsi(), s, Map.of(101, txs.get(29).commitOqid()));
+        assertThat(r.counter(DsiCounter.HVAR_CLOSED_MAX_CMDS)).isPositive();
+        assertThat(r.counter(DsiCounter.HVAR_GROUP_CMDS)).isGreaterThanOrEqualTo(7);
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM t")).containsExactly("60");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
   void commandsThatCannotBeCompiledRunInLogOrderBetweenGroups(TestDb db) throws Exception {
     try (TestDb.Scratch s = db.scratch("hvar_nocompile");
         OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {

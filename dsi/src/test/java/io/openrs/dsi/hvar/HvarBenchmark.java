@@ -330,11 +330,38 @@ class HvarBenchmark {
       }
       s.exec("VACUUM ANALYZE purchase");
       double raw = rawCopy(s, rows);
+      readOnly(q, b.commands);
       double cont = apply("(b) inserts, continuous", s, q, continuous(), b.last, b.commands);
       s.exec("TRUNCATE purchase", "DELETE FROM rs_lastcommit", "VACUUM ANALYZE purchase");
       double hv = apply("(b) inserts, HVAR", s, q, hvar(), b.last, b.commands);
       return new double[] {cont, hv, raw};
     }
+  }
+
+  /**
+   * What reading alone costs: the backlog read from the queue and decoded, on one thread, as DSI-S
+   * does before it hands transactions on (informative: the end-to-end rate cannot pass it).
+   */
+  private void readOnly(OutboundQueueFixture q, long commands) throws Exception {
+    io.openrs.ltl.packed.PackedDecoder decoder = new io.openrs.ltl.packed.PackedDecoder();
+    long start = System.nanoTime();
+    long n = 0;
+    try (io.openrs.queue.QueueReader r = q.queue().openReader("READ_ONLY")) {
+      while (true) {
+        Optional<io.openrs.queue.QueueMessage> m = r.poll();
+        if (m.isEmpty()) {
+          break;
+        }
+        io.openrs.ltl.packed.OriginEnvelope.commandOf(m.get().payload(), decoder);
+        n++;
+      }
+    }
+    q.queue().dropReader("READ_ONLY");
+    double secs = (System.nanoTime() - start) / 1e9;
+    out.add(
+        String.format(
+            "%-32s %,9d messages in %6.1f s: %,10.0f commands/s (read and decode only)",
+            "(b) queue read + decode", n, secs, commands / secs));
   }
 
   /** COPY of the rows, encoded beforehand, into an empty purchase table: rows per second. */
