@@ -1,11 +1,16 @@
 package io.openrs.consistency;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.openrs.consistency.support.Kind;
 import io.openrs.consistency.support.Pipeline;
 import io.openrs.consistency.support.Workload;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,15 +67,97 @@ final class Scenarios {
    * compares every table.
    */
   static void runWithoutFaults(Path dir, Pipeline.Spec spec, long seedOffset) throws Exception {
+    runWithoutFaults(dir, spec, seedOffset, TRANSACTIONS);
+  }
+
+  /** {@link #runWithoutFaults(Path, Pipeline.Spec, long)} with {@code transactions} per client. */
+  static void runWithoutFaults(Path dir, Pipeline.Spec spec, long seedOffset, int transactions)
+      throws Exception {
     try (Pipeline p = Pipeline.start(dir, spec)) {
-      Workload w = p.workload(workload(spec, seedOffset));
-      w.createHotRows();
-      long t0 = System.nanoTime();
-      w.start().await(600);
-      LOG.info("workload done in {} ms: {}", (System.nanoTime() - t0) / 1_000_000, w.summary());
-      p.awaitDelivered(DELIVERY);
-      p.assertConsistent();
+      Workload w =
+          startWorkload(p, workload(spec, seedOffset).withTransactionsPerClient(transactions));
+      finish(p, w);
       p.stop();
+    }
+  }
+
+  /** Creates the hot rows and starts the default workload's clients. */
+  static Workload startWorkload(Pipeline p, Pipeline.Spec spec, long seedOffset)
+      throws SQLException {
+    return startWorkload(p, workload(spec, seedOffset));
+  }
+
+  /** Creates the hot rows and starts {@code settings}' clients. */
+  static Workload startWorkload(Pipeline p, Workload.Settings settings) throws SQLException {
+    Workload w = p.workload(settings);
+    w.createHotRows();
+    LOG.info("workload {}", w.settings());
+    return w.start();
+  }
+
+  /**
+   * Waits for the workload's end, then until every replicate applied everything, then compares
+   * every table.
+   */
+  static void finish(Pipeline p, Workload w) throws Exception {
+    finish(p, w, DELIVERY);
+  }
+
+  /** {@link #finish(Pipeline, Workload)} waiting at most {@code delivery} for the replicates. */
+  static void finish(Pipeline p, Workload w, Duration delivery) throws Exception {
+    long t0 = System.nanoTime();
+    w.await(600);
+    LOG.info("workload done ({} ms more): {}", (System.nanoTime() - t0) / 1_000_000, w.summary());
+    p.awaitDelivered(delivery);
+    p.assertConsistent();
+  }
+
+  /**
+   * Transactions per client of a workload that runs until the scenario stops it (a bound, not a
+   * target).
+   */
+  static final int UNTIL_STOPPED = 20_000;
+
+  /** Transactions the workload commits between two faults, and after the last one. */
+  static final int STEP = Integer.getInteger("openrs.cs.faultStep", 60);
+
+  /** A workload for fault scenarios: runs until {@link Workload#stop}. */
+  static Workload.Settings untilStopped(Pipeline.Spec spec, long seedOffset) {
+    return workload(spec, seedOffset).withTransactionsPerClient(UNTIL_STOPPED);
+  }
+
+  /** Waits until the workload committed {@link #STEP} transactions more than {@code since}. */
+  static long awaitStep(Pipeline p, Workload w, long since) {
+    awaitProgress(p, w, since + STEP);
+    return w.committed();
+  }
+
+  /**
+   * Waits until the workload committed {@code transactions} transactions, while it still runs (so a
+   * fault lands in the middle of it).
+   */
+  static void awaitProgress(Pipeline p, Workload w, long transactions) {
+    awaitCondition(
+        p, w, transactions + " committed transactions", () -> w.committed() >= transactions);
+    assertThat(w.running())
+        .as("the workload still runs after %d transactions", transactions)
+        .isTrue();
+  }
+
+  /** Waits for {@code condition}, failing early if the workload failed. */
+  static void awaitCondition(
+      Pipeline p, Workload w, String what, java.util.concurrent.Callable<Boolean> condition) {
+    try {
+      await()
+          .atMost(Duration.ofSeconds(180))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> {
+                w.checkFailure();
+                return condition.call();
+              });
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("waited in vain for " + what + "\n" + p.diagnostics(), e);
     }
   }
 }

@@ -42,7 +42,52 @@ public final class ChildJvm implements AutoCloseable {
 
   private static final int TAIL_LINES = 200;
 
+  /**
+   * Class-data sharing archives of this test JVM's children, one per main class: the first child of
+   * a kind writes one when it exits normally ({@code -XX:ArchiveClassesAtExit}), later ones map it
+   * ({@code -XX:SharedArchiveFile}), which saves seconds of class loading per start on a busy
+   * machine. Valid only for this class path, so kept per test JVM and deleted at its exit.
+   */
+  private static final Path CDS_DIR =
+      Path.of(
+          System.getProperty("java.io.tmpdir"), "openrs-cs-cds-" + ProcessHandle.current().pid());
+
+  private static final java.util.Set<String> CDS_CLAIMED =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private static final boolean CDS = !Boolean.getBoolean("openrs.cs.noCds");
+
+  private static List<String> cdsOptions(String mainClass) {
+    if (!CDS) {
+      return List.of();
+    }
+    try {
+      Files.createDirectories(CDS_DIR);
+    } catch (IOException e) {
+      return List.of();
+    }
+    CDS_DIR.toFile().deleteOnExit();
+    Path archive = CDS_DIR.resolve(mainClass + ".jsa");
+    archive.toFile().deleteOnExit();
+    if (Files.exists(archive)) {
+      return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+    }
+    if (CDS_CLAIMED.add(mainClass)) {
+      return List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds=off");
+    }
+    return List.of();
+  }
+
+  /** After a child exits: if it was to write its kind's archive and did not, another may. */
+  private void releaseCdsClaim() {
+    String main = mainClass;
+    if (main != null && !Files.exists(CDS_DIR.resolve(main + ".jsa"))) {
+      CDS_CLAIMED.remove(main);
+    }
+  }
+
   private final String name;
+  private String mainClass;
   private final Process process;
   private final Path log;
   private final Deque<String> tail = new ArrayDeque<>();
@@ -112,6 +157,7 @@ public final class ChildJvm implements AutoCloseable {
     cmd.add("-Xmx" + heap);
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
+    cmd.addAll(cdsOptions(mainClass));
     cmd.add("-Duser.timezone=" + CHILD_TIME_ZONE);
     cmd.add("-Dlogback.configurationFile=" + logback);
     cmd.add("-cp");
@@ -122,6 +168,7 @@ public final class ChildJvm implements AutoCloseable {
     pb.environment().putAll(env);
     Path log = nextLog(dir, name);
     ChildJvm child = new ChildJvm(name, pb.start(), log, readyLine);
+    child.mainClass = mainClass;
     try {
       child.ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
@@ -158,12 +205,13 @@ public final class ChildJvm implements AutoCloseable {
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
     pump.join(TimeUnit.SECONDS.toMillis(10));
+    releaseCdsClaim();
   }
 
   /**
    * SIGTERM, the graceful stop; waits for the exit.
    *
-   * @return the lines printed
+   * @return the exit code (143 after SIGTERM)
    */
   public int stop(Duration timeout) throws InterruptedException {
     // Through the handle: Process.destroy() would also close our end of the child's output.
@@ -174,6 +222,7 @@ public final class ChildJvm implements AutoCloseable {
       throw new IllegalStateException(name + " did not stop within " + timeout + ":\n" + tail());
     }
     pump.join(TimeUnit.SECONDS.toMillis(10));
+    releaseCdsClaim();
     return process.exitValue();
   }
 

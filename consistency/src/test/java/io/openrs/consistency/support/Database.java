@@ -55,6 +55,11 @@ public final class Database implements AutoCloseable {
         .toLowerCase(Locale.ROOT);
   }
 
+  /** The name {@link #create} gives the database of {@code stem} and {@code role}. */
+  public static String nameFor(Kind kind, String stem, String role) {
+    return kind == Kind.POSTGRESQL ? stem + "_" + role : stem;
+  }
+
   /**
    * Creates a database for schema {@code stem}: PostgreSQL database {@code <stem>_<role>} holding
    * schema {@code stem}; MariaDB database {@code stem} (utf8mb4, binary collation, so text compares
@@ -63,7 +68,7 @@ public final class Database implements AutoCloseable {
   public static Database create(Kind kind, String stem, String role) throws SQLException {
     dropLeftovers();
     if (kind == Kind.POSTGRESQL) {
-      String name = stem + "_" + role;
+      String name = nameFor(kind, stem, role);
       try (Connection c = DriverManager.getConnection(PG_ADMIN_URL, USER, PASSWORD);
           Statement s = c.createStatement()) {
         s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");

@@ -136,9 +136,26 @@ public final class Pipeline implements AutoCloseable {
   public static Pipeline start(Path dir, Spec spec) throws Exception {
     Pipeline p = new Pipeline(dir, spec);
     try {
-      p.createDatabases();
       p.writeConfigs();
-      p.startServer();
+      // The server's JVM starts while the databases are created.
+      java.util.concurrent.CompletableFuture<Void> server =
+          java.util.concurrent.CompletableFuture.runAsync(
+              () -> {
+                try {
+                  p.startServer();
+                } catch (Exception e) {
+                  throw new java.util.concurrent.CompletionException(e);
+                }
+              });
+      try {
+        p.createDatabases();
+      } finally {
+        try {
+          server.join();
+        } catch (java.util.concurrent.CompletionException e) {
+          throw e.getCause() instanceof Exception x ? x : e;
+        }
+      }
       p.configure();
       p.startAgent();
       p.awaitCapture();
@@ -159,8 +176,6 @@ public final class Pipeline implements AutoCloseable {
     for (String t : spec.replicaIdentityFull) {
       primary.replicaIdentityFull(t);
     }
-    String ds = spec.primary == Kind.POSTGRESQL ? "pg" : "my";
-    origin = ds + "." + primary.name();
     int n = 0;
     for (Replicate r : spec.replicates) {
       n++;
@@ -178,6 +193,8 @@ public final class Pipeline implements AutoCloseable {
   }
 
   private void writeConfigs() throws IOException {
+    String primaryDb = Database.nameFor(spec.primary, stem, "p");
+    origin = (spec.primary == Kind.POSTGRESQL ? "pg" : "my") + "." + primaryDb;
     ltlPort = freePort();
     adminPort = freePort();
     Path serverDir = dir.resolve("server");
@@ -207,12 +224,12 @@ public final class Pipeline implements AutoCloseable {
     a.add("rs_password_env = CS_RS_PASSWORD");
     a.add("source_profile = " + spec.primary.profile());
     a.add("source_host = " + Database.HOST);
-    a.add("source_port = " + primary.port());
-    a.add("source_database = " + primary.name());
+    a.add("source_port = " + (spec.primary == Kind.POSTGRESQL ? 5432 : 3306));
+    a.add("source_database = " + primaryDb);
     a.add("source_user = " + Database.USER);
     a.add("source_password_env = CS_SOURCE_PASSWORD");
-    a.add("table_include_list = " + primary.schema() + ".%");
-    a.add("heartbeat_table = " + primary.schema() + ".openrs_heartbeat");
+    a.add("table_include_list = " + stem + ".%");
+    a.add("heartbeat_table = " + stem + ".openrs_heartbeat");
     a.add("heartbeat_interval_ms = 1000");
     a.add("offset_flush_interval_ms = 500");
     a.add("retry_min_backoff_ms = 200");
@@ -366,11 +383,24 @@ public final class Pipeline implements AutoCloseable {
    */
   private void awaitCapture() throws Exception {
     long end = System.nanoTime() + START.toNanos();
+    if (spec.primary == Kind.POSTGRESQL) {
+      // The agent captures from its slot's creation on.
+      String slot = "openrs_" + agentName;
+      try {
+        await()
+            .atMost(START)
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> slotConfirmedLsn() != null);
+      } catch (ConditionTimeoutException e) {
+        throw new AssertionError(
+            "the agent did not create slot " + slot + " within " + START + "\n" + diagnostics(), e);
+      }
+    }
     while (true) {
       int id = -markers.incrementAndGet();
       writeMarker(id);
       try {
-        awaitMarker(id, Duration.ofSeconds(5));
+        awaitMarker(id, Duration.ofSeconds(spec.primary == Kind.POSTGRESQL ? 30 : 3));
         LOG.info("{}: changes flow (marker {})", stem, id);
         return;
       } catch (ConditionTimeoutException e) {
@@ -527,6 +557,14 @@ public final class Pipeline implements AutoCloseable {
     }
   }
 
+  /** PostgreSQL primary: the confirmed position of the agent's slot (null if none yet). */
+  public String slotConfirmedLsn() throws SQLException {
+    return primary.scalar(
+        "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'openrs_"
+            + agentName
+            + "'");
+  }
+
   public Workload workload(Workload.Settings settings) {
     return new Workload(primary, settings);
   }
@@ -567,10 +605,16 @@ public final class Pipeline implements AutoCloseable {
     if (agent != null && agent.alive()) {
       int code = agent.stop(Duration.ofSeconds(60));
       LOG.info("{}: agent stopped with exit code {}", stem, code);
+      if (!agent.printed("repagent " + agentName + " stopped")) {
+        throw new AssertionError("the agent did not report a graceful stop:\n" + agent.tail());
+      }
     }
     if (server != null && server.alive()) {
       int code = server.stop(Duration.ofSeconds(60));
       LOG.info("{}: server stopped with exit code {}", stem, code);
+      if (!server.printed("repserver CS_RS stopped")) {
+        throw new AssertionError("the server did not report a graceful stop:\n" + server.tail());
+      }
     }
   }
 

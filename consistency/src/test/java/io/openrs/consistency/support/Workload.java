@@ -137,6 +137,7 @@ public final class Workload {
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final List<Thread> threads = new ArrayList<>();
   private final Map<String, AtomicLong> opCounts = new ConcurrentHashMap<>();
+  private volatile boolean stopRequested;
 
   public Workload(Database primary, Settings settings) {
     this.db = primary;
@@ -188,6 +189,14 @@ public final class Workload {
       threads.add(t);
     }
     return this;
+  }
+
+  /**
+   * Asks the clients to stop after their transaction in hand (for workloads that run until the
+   * scenario's faults are over; {@code transactionsPerClient} still bounds them).
+   */
+  public void stop() {
+    stopRequested = true;
   }
 
   /** Transactions committed so far. */
@@ -309,7 +318,9 @@ public final class Workload {
     void run() throws SQLException {
       try (Connection c = db.connect()) {
         c.setAutoCommit(false);
-        for (int n = 0; n < settings.transactionsPerClient() && failure.get() == null; n++) {
+        for (int n = 0;
+            n < settings.transactionsPerClient() && failure.get() == null && !stopRequested;
+            n++) {
           transaction(c, n);
           if (settings.paceMillis() > 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(settings.paceMillis()));
