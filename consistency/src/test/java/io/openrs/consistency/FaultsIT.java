@@ -143,7 +143,7 @@ class FaultsIT {
    * <p>With {@code holdAgentWhileDraining}, log transfer is suspended before the connection is
    * resumed and resumed once the outbound queue got its space back: without that the inbound queue
    * may take every freed segment, and DIST then waits for an outbound segment forever
-   * (KnownBugsIT#partitionFullThenResumeConnectionRecovers).
+   * (docs/consistency.md, known bugs).
    */
   static void partitionFull(
       Path dir,

@@ -25,9 +25,9 @@ final class Scenarios {
   static final int TRANSACTIONS = Integer.getInteger("openrs.cs.transactions", 100);
 
   /**
-   * Whether primary-key updates leave large values alone: off by default until the bug
-   * KnownBugsIT#primaryKeyUpdateKeepsAnUnchangedLargeValue shows is fixed; {@code
-   * -Dopenrs.cs.keyUpdatesKeepLargeValues=true} turns it on.
+   * Whether primary-key updates leave large values alone: off by default until the first known bug
+   * of docs/consistency.md is fixed; {@code -Dopenrs.cs.keyUpdatesKeepLargeValues=true} turns it
+   * on.
    */
   static final boolean KEY_UPDATES_KEEP_LARGE_VALUES =
       Boolean.getBoolean("openrs.cs.keyUpdatesKeepLargeValues");
