@@ -10,7 +10,6 @@ import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TranId;
 import io.openrs.ltl.text.LtlWriter;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -81,33 +80,16 @@ final class ServerDsiSink implements DsiErrorSink {
   @Override
   public void ticketApplied(
       int originConnectionId, LtlCommand.Ticket ticket, String dsiHeader, Instant committedAt) {
-    Map<String, Instant> times = new HashMap<>();
+    TicketStamps stamps = TicketStamps.of(ticket.headers());
+    Map<String, Instant> times = new HashMap<>(stamps.times());
     times.put("pdb", ticket.time());
-    List<String> user = new ArrayList<>();
-    for (String h : ticket.headers()) {
-      if (!stamp(h, "EXEC=", "exec", times) && !stamp(h, "DIST=", "dist", times)) {
-        user.add(h);
-      }
-    }
-    for (String part : dsiHeader.split(";")) {
-      stamp(part, "DSI=", "dsi", times);
+    Instant dsi = TicketStamps.dsiTime(dsiHeader);
+    if (dsi != null) {
+      times.put("dsi", dsi);
     }
     times.put("rdb", committedAt);
-    user.add(dsiHeader);
-    rssd.tickets().add(originConnectionId, replicateConnectionId, String.join(";", user), times);
-  }
-
-  /** Reads a module's time stamp {@code <prefix><instant>}; false if {@code header} is not one. */
-  private static boolean stamp(
-      String header, String prefix, String module, Map<String, Instant> times) {
-    if (!header.startsWith(prefix)) {
-      return false;
-    }
-    try {
-      times.put(module, Instant.parse(header.substring(prefix.length())));
-      return true;
-    } catch (DateTimeParseException e) {
-      return false;
-    }
+    List<String> headers = new ArrayList<>(stamps.userHeaders());
+    headers.add(dsiHeader);
+    rssd.tickets().add(originConnectionId, replicateConnectionId, String.join(";", headers), times);
   }
 }
