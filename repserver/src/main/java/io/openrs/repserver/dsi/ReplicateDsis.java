@@ -59,13 +59,16 @@ public final class ReplicateDsis implements AutoCloseable {
    *     server, port or user; an unknown error class)
    */
   public synchronized void ensure(ConnectionDef c, StableQueue outbound) {
-    if (dsis.containsKey(c.id())) {
-      return;
+    if (!dsis.containsKey(c.id())) {
+      create(c, outbound, c.state() == ConnectionState.ACTIVE);
     }
+  }
+
+  private DsiConnection create(ConnectionDef c, StableQueue outbound, boolean start) {
     DsiSettings settings = settings(c);
     ServerDsiSink sink = new ServerDsiSink(rssd, c.id(), c.name());
     DsiConnection dsi =
-        c.state() == ConnectionState.ACTIVE
+        start
             ? DsiConnection.start(DsiTargets.target(c), outbound, settings, sink, registry)
             : DsiConnection.createSuspended(
                 DsiTargets.target(c), outbound, settings, sink, registry);
@@ -74,8 +77,9 @@ public final class ReplicateDsis implements AutoCloseable {
         "DSI {} (connection {}) {}: {} thread(s)",
         c.name(),
         c.id(),
-        c.state() == ConnectionState.ACTIVE ? "started" : "created suspended",
+        start ? "started" : "created suspended",
         settings.numThreads());
+    return dsi;
   }
 
   /** The settings of {@code c} as they are in the RSSD now. */
@@ -117,18 +121,7 @@ public final class ReplicateDsis implements AutoCloseable {
   public synchronized void resume(ConnectionDef c, StableQueue outbound, boolean skipTransaction) {
     DsiConnection d = dsis.get(c.id());
     if (d == null) {
-      ensure(
-          new ConnectionDef(
-              c.id(),
-              c.dataserver(),
-              c.database(),
-              c.profile(),
-              c.logTransfer(),
-              c.properties(),
-              ConnectionState.SUSPENDED,
-              c.logTransferState()),
-          outbound);
-      d = dsis.get(c.id());
+      d = create(c, outbound, false);
     }
     if (skipTransaction) {
       if (d.state().status() == DsiState.Status.RUNNING) {
