@@ -21,7 +21,7 @@ import java.util.OptionalInt;
 final class SqlExceptionsLog implements ExceptionsLog {
   private static final String SELECT =
       "select h.sys_trans_id, h.orig_conn_id, h.error_conn_id, h.origin_qid, h.tran_id,"
-          + " h.ds_errmsg, h.log_time, c.cmd_text"
+          + " h.ds_errmsg, h.cmd_count, h.log_time, c.cmd_text"
           + " from rs_exceptshdr h left join rs_exceptscmd c on c.sys_trans_id = h.sys_trans_id";
 
   private final Jdbc jdbc;
@@ -150,29 +150,31 @@ final class SqlExceptionsLog implements ExceptionsLog {
 
   /** One entry's rows while they are read. */
   private static final class EntryRows {
-    final long id;
-    final int origin;
-    final int replicate;
-    final byte[] oqid;
-    final String tranId;
-    final String error;
-    final java.time.Instant logged;
+    final ExceptionHeader header;
     final StringBuilder text = new StringBuilder();
 
     EntryRows(ResultSet rs) throws SQLException {
-      id = rs.getLong("sys_trans_id");
-      origin = rs.getInt("orig_conn_id");
-      replicate = rs.getInt("error_conn_id");
-      oqid = rs.getBytes("origin_qid");
-      tranId = rs.getString("tran_id");
-      error = rs.getString("ds_errmsg");
-      logged = Jdbc.getInstant(rs, "log_time");
+      header = header(rs);
     }
 
     ExceptionEntry toEntry() {
-      return new ExceptionEntry(
-          id, origin, replicate, oqid, tranId, error, text.toString(), logged);
+      return new ExceptionEntry(header, text.toString());
     }
+  }
+
+  /** The header columns of the row {@code rs} is on. */
+  private static ExceptionHeader header(ResultSet rs) throws SQLException {
+    int count = rs.getInt("cmd_count");
+    OptionalInt commands = rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(count);
+    return new ExceptionHeader(
+        rs.getLong("sys_trans_id"),
+        rs.getInt("orig_conn_id"),
+        rs.getInt("error_conn_id"),
+        rs.getBytes("origin_qid"),
+        rs.getString("tran_id"),
+        rs.getString("ds_errmsg"),
+        commands,
+        Jdbc.getInstant(rs, "log_time"));
   }
 
   @Override
@@ -218,18 +220,7 @@ final class SqlExceptionsLog implements ExceptionsLog {
             ps.setInt(1, limit);
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
-                int count = rs.getInt("cmd_count");
-                OptionalInt commands = rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(count);
-                out.add(
-                    new ExceptionHeader(
-                        rs.getLong("sys_trans_id"),
-                        rs.getInt("orig_conn_id"),
-                        rs.getInt("error_conn_id"),
-                        rs.getBytes("origin_qid"),
-                        rs.getString("tran_id"),
-                        rs.getString("ds_errmsg"),
-                        commands,
-                        Jdbc.getInstant(rs, "log_time")));
+                out.add(header(rs));
               }
             }
           }

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -676,7 +677,16 @@ abstract class RssdTablesContract {
     assertThat(e1)
         .isEqualTo(
             new ExceptionEntry(
-                first, 101, 102, new byte[] {1, 2}, "tx-1", "SQLSTATE 23505: dup", "cmd 1", START));
+                new ExceptionHeader(
+                    first,
+                    101,
+                    102,
+                    new byte[] {1, 2},
+                    "tx-1",
+                    "SQLSTATE 23505: dup",
+                    OptionalInt.of(1),
+                    START),
+                "cmd 1"));
     assertThat(rssd.exceptions().find(second).orElseThrow().commandText()).isEqualTo(big);
     assertThat(rssd.exceptions().list(102, 10))
         .extracting(ExceptionEntry::id)

@@ -98,6 +98,7 @@ final class ExceptionLogCommands {
                 () ->
                     new PgException(
                         AdminErrors.UNDEFINED_OBJECT, "no logged transaction with id " + id));
+    ExceptionHeader h = e.header();
     Map<Integer, String> names = connectionNames();
     Table t = header();
     if (verbose) {
@@ -105,12 +106,12 @@ final class ExceptionLogCommands {
     }
     Object[] row = {
       e.id(),
-      name(names, e.originConnectionId()),
-      name(names, e.replicateConnectionId()),
-      oqid(e.originOqid()),
-      e.tranId().isEmpty() ? null : e.tranId(),
-      e.error(),
-      e.logged(),
+      name(names, h.originConnectionId()),
+      name(names, h.replicateConnectionId()),
+      oqid(h.originOqid()),
+      h.tranId().isEmpty() ? null : h.tranId(),
+      h.error(),
+      h.logged(),
       ExceptionsLog.countCommands(e.commandText()),
       e.commandText()
     };

@@ -324,8 +324,8 @@ class ReplicateApplyIT {
     List<ExceptionEntry> logged = server.rssd().exceptions().list(replicateId, 10);
     assertThat(logged).hasSize(1);
     ExceptionEntry e = logged.get(0);
-    assertThat(e.originOqid()).isEqualTo(failingCommit.toBytes());
-    assertThat(e.error()).contains("skip transaction");
+    assertThat(e.header().originOqid()).isEqualTo(failingCommit.toBytes());
+    assertThat(e.header().error()).contains("skip transaction");
     assertThat(e.commandText().lines()).hasSize(4).first().asString().startsWith("begin");
     assertThat(e.commandText()).contains("insert").contains("n4").contains("n5");
     assertThat(server.requireConnection("rds", replicate.name()).state())
@@ -361,8 +361,8 @@ class ReplicateApplyIT {
         .singleElement()
         .satisfies(
             e -> {
-              assertThat(e.originOqid()).isEqualTo(failingCommit.toBytes());
-              assertThat(e.error()).contains("error action").contains("23505");
+              assertThat(e.header().originOqid()).isEqualTo(failingCommit.toBytes());
+              assertThat(e.header().error()).contains("error action").contains("23505");
             });
     assertThat(adminRows("admin who, dsi")).singleElement().asString().contains("|Active|");
   }
