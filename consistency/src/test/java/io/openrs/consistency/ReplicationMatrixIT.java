@@ -1,6 +1,9 @@
 package io.openrs.consistency;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.openrs.consistency.support.Kind;
+import io.openrs.consistency.support.Pipeline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every DSI mode (continuous, parallel with 4 threads, HVAR), no faults: the replicate ends equal
  * to the primary, table by table, values of every type normalized across products.
  *
- * <p>HVAR is {@code dsi_compile_enable on}: until the DSI implements it the parameter is read and
- * ignored, so those runs take the continuous path; they test HVAR as soon as it exists.
+ * <p>HVAR is {@code dsi_compile_enable on}; those runs also check that the DSI compiled commands
+ * into net-change groups ({@code HVARCmdsCompiled}), so they cannot pass on the continuous path
+ * alone.
  */
 class ReplicationMatrixIT {
 
@@ -54,7 +58,15 @@ class ReplicationMatrixIT {
   @MethodSource("pairsAndModes")
   void replicateEqualsPrimary(Kind primary, Kind replicate, String mode, int seedOffset)
       throws Exception {
-    Scenarios.runWithoutFaults(
-        dir, Scenarios.oneToOne(primary, replicate, MODES.get(mode)), seedOffset);
+    Pipeline.Spec spec = Scenarios.oneToOne(primary, replicate, MODES.get(mode));
+    try (Pipeline p = Pipeline.start(dir, spec)) {
+      Scenarios.finish(p, Scenarios.startWorkload(p, spec, seedOffset));
+      if (mode.equals("hvar")) {
+        assertThat(p.admin().total("DSI", "HVARCmdsCompiled"))
+            .as("commands the DSI compiled into net-change groups")
+            .isPositive();
+      }
+      p.stop();
+    }
   }
 }
