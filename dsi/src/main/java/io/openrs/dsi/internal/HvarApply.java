@@ -80,6 +80,7 @@ final class HvarApply {
     counts.merge(DsiCounter.CONVERTED, g.plan.converted(), Long::sum);
     List<TableName> blamed = new ArrayList<>();
     long[] workEnd = new long[1];
+    long[] aheadNanos = new long[1];
     Optional<StatementFailure> failed;
     try {
       failed =
@@ -87,6 +88,17 @@ final class HvarApply {
               g.txs,
               (c, statements) -> {
                 blamed.clear();
+                if (g.ahead != null) {
+                  long start = System.nanoTime();
+                  try {
+                    g.ahead.finish(c);
+                  } catch (StatementFailure f) {
+                    g.ahead.failedTable().ifPresent(blamed::add);
+                    throw f;
+                  } finally {
+                    aheadNanos[0] += System.nanoTime() - start;
+                  }
+                }
                 try {
                   BulkApplier.Loaded loaded = bulk.load(c, g.plan);
                   gate.awaitTurn(g.seq);
@@ -102,8 +114,11 @@ final class HvarApply {
               counts);
     } finally {
       bulk.cleanup(session.connection());
+      if (g.ahead != null) {
+        g.ahead.abandon();
+      }
     }
-    long load = bulk.takeLoadNanos();
+    long load = bulk.takeLoadNanos() + aheadNanos[0];
     long apply = bulk.takeApplyNanos();
     ctx.meters.add(DsiCounter.HVAR_CMDS_COMPILED, g.plan.commands());
     if (failed.isEmpty()) {
@@ -113,6 +128,14 @@ final class HvarApply {
           .timer(DsiCounter.HVAR_COMMIT_TIME)
           .record(Math.max(0, System.nanoTime() - workEnd[0]), TimeUnit.NANOSECONDS);
       ctx.meters.add(DsiCounter.HVAR_NET_INSERTS, g.plan.netInserts());
+      if (g.ahead != null) {
+        g.ahead
+            .rowsByTable()
+            .forEach(
+                (t, n) ->
+                    ctx.meters.recordPerTable(
+                        DsiCounter.HVAR_BATCH_ROWS, t.schema() + "." + t.table(), "insert", n));
+      }
       ctx.meters.add(DsiCounter.HVAR_NET_UPDATES, g.plan.netUpdates());
       ctx.meters.add(DsiCounter.HVAR_NET_DELETES, g.plan.netDeletes());
       return;
