@@ -12,7 +12,7 @@ import java.util.Arrays;
  * common kinds (integers, text, timestamps, null). HVAR loads every net row through it. Not
  * thread-safe.
  */
-final class CopyTextEncoder {
+final class CopyTextEncoder implements RowStream.Encoder {
   private final StringBuilder scratch = new StringBuilder(64);
   private byte[] buf;
   private int len;
@@ -21,11 +21,13 @@ final class CopyTextEncoder {
     buf = new byte[capacity];
   }
 
-  byte[] array() {
+  @Override
+  public byte[] array() {
     return buf;
   }
 
-  int length() {
+  @Override
+  public int length() {
     return len;
   }
 
@@ -33,8 +35,17 @@ final class CopyTextEncoder {
     len = 0;
   }
 
+  @Override
+  public void truncate(int length) {
+    if (length < 0 || length > len) {
+      throw new IllegalArgumentException("truncate to " + length + " of " + len + " bytes");
+    }
+    len = length;
+  }
+
   /** One row: values separated by tabs, then a newline. */
-  void row(Value[] row) {
+  @Override
+  public void row(Value[] row) {
     for (int k = 0; k < row.length; k++) {
       if (k > 0) {
         put((byte) '\t');

@@ -257,6 +257,22 @@ public interface Dialect {
       boolean stream)
       throws SQLException;
 
+  /**
+   * Opens a bulk load into {@code target} (a quoted replicate table) of {@code columns} that takes
+   * rows as they come, inside the current transaction; empty where the dialect has none (its loads
+   * take all rows at once: {@link #loadRows}). Only with {@link #directLoad}: a failing row fails
+   * the transaction, never skipped.
+   */
+  default java.util.Optional<RowStream> openRowStream(
+      Connection c, String target, List<String> columns) throws SQLException {
+    return java.util.Optional.empty();
+  }
+
+  /** An encoder of rows for {@link #openRowStream}; empty where the dialect has none. */
+  default java.util.Optional<RowStream.Encoder> rowEncoder(int capacity) {
+    return java.util.Optional.empty();
+  }
+
   /** True if {@code e} says the server refuses the streaming load interface (not the data). */
   default boolean streamRefused(SQLException e) {
     return false;

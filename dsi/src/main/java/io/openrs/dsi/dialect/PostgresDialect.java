@@ -612,6 +612,43 @@ public final class PostgresDialect implements Dialect {
   }
 
   @Override
+  public Optional<RowStream> openRowStream(Connection c, String target, List<String> columns)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("COPY ").append(target).append(" (");
+    appendList(sql, columns, ", ", "");
+    sql.append(") FROM STDIN");
+    CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.toString());
+    return Optional.of(
+        new RowStream() {
+          @Override
+          public void write(byte[] bytes, int offset, int length) throws SQLException {
+            copy.writeToCopy(bytes, offset, length);
+          }
+
+          @Override
+          public long end() throws SQLException {
+            return copy.endCopy();
+          }
+
+          @Override
+          public void cancel() {
+            try {
+              if (copy.isActive()) {
+                copy.cancelCopy();
+              }
+            } catch (SQLException | RuntimeException e) {
+              // the connection is broken or the transaction failed: rolled back by the caller
+            }
+          }
+        });
+  }
+
+  @Override
+  public Optional<RowStream.Encoder> rowEncoder(int capacity) {
+    return Optional.of(new CopyTextEncoder(capacity));
+  }
+
+  @Override
   public boolean directLoad() {
     return true;
   }

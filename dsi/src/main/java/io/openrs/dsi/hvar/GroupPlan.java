@@ -12,11 +12,18 @@ public final class GroupPlan {
   private final List<TablePlan> tables;
   private final long commands;
   private final long converted;
+  private final long insertedAhead;
 
-  GroupPlan(List<TablePlan> tables, long commands, long converted) {
+  GroupPlan(List<TablePlan> tables, long commands, long converted, long insertedAhead) {
     this.tables = List.copyOf(tables);
     this.commands = commands;
     this.converted = converted;
+    this.insertedAhead = insertedAhead;
+  }
+
+  /** Net inserts that went ahead through the group's {@link InsertStream} (not in the plan). */
+  public long insertedAhead() {
+    return insertedAhead;
   }
 
   List<TablePlan> tablePlans() {
@@ -43,7 +50,7 @@ public final class GroupPlan {
   }
 
   public long netInserts() {
-    long n = 0;
+    long n = insertedAhead;
     for (TablePlan p : tables) {
       n += p.netInserts();
     }

@@ -56,20 +56,34 @@ import java.util.function.Function;
 public final class NetChangeDb {
   private final TableSource source;
   private final Function<TableName, Set<CommandConversion>> conversions;
+  private final InsertStream ahead;
   private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
   private final List<Undo> undo = new ArrayList<>();
   private final List<TableName> created = new ArrayList<>();
   private long commands;
   private long bytes;
   private long converted;
+  private long streamed;
   private TableNet lastTable;
 
   /**
    * @param conversions the {@code dsi_command_convert} rules of a replicate table
    */
   public NetChangeDb(TableSource source, Function<TableName, Set<CommandConversion>> conversions) {
+    this(source, conversions, null);
+  }
+
+  /**
+   * @param ahead where inserts of keys the group has not seen go while it compiles (complete
+   *     images, tables {@code ahead} accepts), or null: every net row waits for {@link #seal()}
+   */
+  public NetChangeDb(
+      TableSource source,
+      Function<TableName, Set<CommandConversion>> conversions,
+      InsertStream ahead) {
     this.source = source;
     this.conversions = conversions;
+    this.ahead = ahead;
   }
 
   /** Commands of the transactions added. */
@@ -77,9 +91,9 @@ public final class NetChangeDb {
     return commands;
   }
 
-  /** About how many heap bytes the net rows take. */
+  /** About how many heap bytes the net rows take (and the rows held to go ahead). */
   public long bytes() {
-    return bytes;
+    return bytes + (ahead == null ? 0 : ahead.bytes());
   }
 
   /** True if no transaction was added. */
@@ -97,6 +111,7 @@ public final class NetChangeDb {
   public Optional<String> add(List<? extends InTransaction> body) throws SQLException {
     long bytesBefore = bytes;
     long convertedBefore = converted;
+    long streamedBefore = streamed;
     String why = null;
     try {
       for (InTransaction cmd : body) {
@@ -106,12 +121,15 @@ public final class NetChangeDb {
         }
       }
     } catch (SQLException | RuntimeException e) {
-      rollback(bytesBefore, convertedBefore);
+      rollback(bytesBefore, convertedBefore, streamedBefore);
       throw e;
     }
     if (why != null) {
-      rollback(bytesBefore, convertedBefore);
+      rollback(bytesBefore, convertedBefore, streamedBefore);
       return Optional.of(why);
+    }
+    if (ahead != null && streamed != streamedBefore) {
+      ahead.transactionAdded();
     }
     commands += body.size();
     undo.clear();
@@ -119,7 +137,11 @@ public final class NetChangeDb {
     return Optional.empty();
   }
 
-  private void rollback(long bytesBefore, long convertedBefore) {
+  private void rollback(long bytesBefore, long convertedBefore, long streamedBefore) {
+    if (ahead != null && streamed != streamedBefore) {
+      ahead.transactionDropped();
+    }
+    streamed = streamedBefore;
     for (int i = undo.size() - 1; i >= 0; i--) {
       undo.get(i).restore();
     }
@@ -179,7 +201,11 @@ public final class NetChangeDb {
       return "an insert into " + t.name() + " lacks a value of its primary key " + t.primaryKey();
     }
     NetRow e = t.rows.get(k);
-    if (e == null) {
+    if (e == null && t.ahead && NetRow.complete(img)) {
+      ahead.row(t.meta, img); // a key the group has not seen: into the table now
+      streamed++;
+      put(t, k, NetRow.STREAMED);
+    } else if (e == null) {
       put(t, k, NetRow.insert(img, null));
     } else if (e.state == NetRow.State.DELETE) {
       put(t, k, NetRow.deleteInsert(img, null, e.deleteChecked));
@@ -248,8 +274,8 @@ public final class NetChangeDb {
       return null; // nothing but unchanged columns: the row stays as it is
     }
     NetRow e = t.rows.get(oldKey);
-    if (e == null) {
-      put(t, oldKey, NetRow.update(after));
+    if (e == null || e.state == NetRow.State.STREAMED) {
+      put(t, oldKey, NetRow.update(after)); // a streamed row is in the table before the apply
       return null;
     }
     switch (e.state) {
@@ -276,7 +302,7 @@ public final class NetChangeDb {
     Value[] image;
     RowKey fill;
     NetRow e1After;
-    if (e1 == null) {
+    if (e1 == null || e1.state == NetRow.State.STREAMED) {
       image = after.clone();
       fill = oldKey;
       e1After = NetRow.delete(true);
@@ -362,7 +388,7 @@ public final class NetChangeDb {
           + t.primaryKey();
     }
     NetRow e = t.rows.get(k);
-    if (e == null) {
+    if (e == null || e.state == NetRow.State.STREAMED) {
       put(t, k, NetRow.delete(true));
       return null;
     }
@@ -404,6 +430,13 @@ public final class NetChangeDb {
               conv,
               restriction,
               restriction == null && source.uniqueChangesAsDeleteInsert(meta));
+      t.ahead =
+          ahead != null
+              && restriction == null
+              && meta.keyed()
+              && meta.uniqueKeys().isEmpty()
+              && !conv.contains(CommandConversion.I2DI)
+              && ahead.accepts(meta);
       tables.put(name, t);
       created.add(name);
     }
@@ -462,6 +495,7 @@ public final class NetChangeDb {
   public GroupPlan seal() {
     List<TablePlan> plans = new ArrayList<>();
     long convertedRows = converted;
+    long aheadRows = streamed;
     for (TableNet t : tables.values()) {
       TablePlan p = new TablePlan(t.meta);
       boolean i2di = t.conversions.contains(CommandConversion.I2DI);
@@ -470,6 +504,8 @@ public final class NetChangeDb {
         RowKey k = e.getKey();
         NetRow r = e.getValue();
         switch (r.state) {
+          case STREAMED:
+            break; // inserted ahead: in the table before the plan is applied
           case INSERT:
             if (i2di) {
               p.deletesUnchecked.add(k);
@@ -518,7 +554,7 @@ public final class NetChangeDb {
       }
       plans.add(p);
     }
-    return new GroupPlan(plans, commands, convertedRows);
+    return new GroupPlan(plans, commands, convertedRows, aheadRows);
   }
 
   private static void addInsert(TablePlan p, RowKey k, Value[] image, RowKey fill) {
@@ -538,6 +574,9 @@ public final class NetChangeDb {
     final Map<String, Integer> positions = new HashMap<>();
     final Map<RowKey, NetRow> rows = new LinkedHashMap<>();
     final Map<RowKey, Long> counts = new LinkedHashMap<>();
+
+    /** Inserts of keys the group has not seen go ahead ({@link InsertStream}). */
+    boolean ahead;
 
     /** Columns of unique keys other than the primary key, when their updates become di. */
     final BitSet uniqueColumns = new BitSet();

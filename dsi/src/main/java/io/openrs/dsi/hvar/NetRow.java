@@ -24,7 +24,9 @@ final class NetRow {
     INSERT,
     UPDATE,
     DELETE,
-    DELETE_INSERT
+    DELETE_INSERT,
+    /** Inserted ahead of the group's apply ({@link InsertStream}): in the table by then. */
+    STREAMED
   }
 
   final State state;
@@ -40,6 +42,9 @@ final class NetRow {
     this.fill = fill;
     this.deleteChecked = deleteChecked;
   }
+
+  /** A key whose insert went ahead through the group's {@link InsertStream}. */
+  static final NetRow STREAMED = new NetRow(State.STREAMED, null, null, false);
 
   static NetRow insert(Value[] image, RowKey fill) {
     return new NetRow(State.INSERT, image, fill, false);

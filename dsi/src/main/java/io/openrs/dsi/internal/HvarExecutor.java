@@ -44,6 +44,8 @@ final class HvarExecutor extends DsiThread {
   private Connection catalog;
 
   private NetChangeDb open;
+  private AheadInserts openAhead;
+  private final boolean insertsAhead;
   private final List<SourceTransaction> openTxs = new ArrayList<>();
   private final List<SourceTransaction> openIgnored = new ArrayList<>();
   private long openCommands;
@@ -73,6 +75,9 @@ final class HvarExecutor extends DsiThread {
     this.settings = ctx.settings.hvar();
     this.tables = tables;
     this.pipeline = pipeline;
+    // With one DSIEXEC thread the group's new rows go ahead to the replicate on the session while
+    // the group compiles; the catalog is then read on a connection of its own.
+    this.insertsAhead = pipeline == null && AheadInserts.supported(ctx.dialect);
     if (pipeline == null) {
       this.session = new ReplicateSession(ctx, 1);
       this.direct = new HvarApply(ctx, session, tables);
@@ -171,7 +176,16 @@ final class HvarExecutor extends DsiThread {
   /** Opens a group if none is open. */
   private void openGroup() throws ReplicateSession.Stopping, InterruptedException {
     if (open == null) {
-      open = new NetChangeDb(tables.source(catalog()), this::conversions);
+      Connection c = catalog();
+      if (insertsAhead) {
+        openAhead =
+            new AheadInserts(
+                ctx.dialect,
+                session::connection,
+                t -> tables.parents(c, t),
+                ctx.settings.cmdBatchSizeBytes());
+      }
+      open = new NetChangeDb(tables.source(c), this::conversions, openAhead);
     }
   }
 
@@ -205,10 +219,12 @@ final class HvarExecutor extends DsiThread {
       return;
     }
     NetChangeDb db = open;
+    AheadInserts ahead = openAhead;
     List<SourceTransaction> txs = List.copyOf(openTxs);
     List<SourceTransaction> ignored = List.copyOf(openIgnored);
     long compile = compileNanos;
     open = null;
+    openAhead = null;
     openTxs.clear();
     openIgnored.clear();
     openCommands = 0;
@@ -236,7 +252,14 @@ final class HvarExecutor extends DsiThread {
         }
       }
     }
-    submit(new HvarPipeline.Group(++nextSeq, txs, ignored, plan, order));
+    submit(
+        new HvarPipeline.Group(
+            ++nextSeq,
+            txs,
+            ignored,
+            plan,
+            order,
+            ahead != null && ahead.rows() > 0 ? ahead : null));
   }
 
   private void submit(HvarPipeline.Unit u)
@@ -262,7 +285,7 @@ final class HvarExecutor extends DsiThread {
 
   /** The connection the compiler reads the catalog on: the session's, or its own. */
   private Connection catalog() throws ReplicateSession.Stopping, InterruptedException {
-    if (session != null) {
+    if (session != null && !insertsAhead) {
       return session.connection();
     }
     while (catalog == null) {
@@ -327,6 +350,9 @@ final class HvarExecutor extends DsiThread {
 
   @Override
   protected void onExit() {
+    if (openAhead != null) {
+      openAhead.abandon(); // a group not applied: its rows go with the session's rollback
+    }
     if (session != null) {
       session.close();
     }

@@ -36,16 +36,21 @@ final class HvarPipeline {
     final GroupPlan plan;
     final List<TableName> parentsFirst;
 
+    /** Inserts that went ahead while the group compiled (one DSIEXEC thread), or null. */
+    final AheadInserts ahead;
+
     Group(
         long seq,
         List<SourceTransaction> txs,
         List<SourceTransaction> ignored,
         GroupPlan plan,
-        List<TableName> parentsFirst) {
+        List<TableName> parentsFirst,
+        AheadInserts ahead) {
       super(seq, ignored);
       this.txs = List.copyOf(txs);
       this.plan = plan;
       this.parentsFirst = List.copyOf(parentsFirst);
+      this.ahead = ahead;
     }
   }
 

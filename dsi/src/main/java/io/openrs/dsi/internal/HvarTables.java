@@ -121,6 +121,20 @@ final class HvarTables {
     return ForeignKeyOrder.parentsFirst(tables, refs);
   }
 
+  /** The tables {@code t}'s foreign keys reference (the catalog read on {@code c}). */
+  List<TableName> parents(Connection c, TableName t) throws SQLException {
+    List<TableName> p = parents.get(t);
+    if (p == null) {
+      try {
+        p = List.copyOf(ctx.dialect.referencedTables(c, t));
+      } finally {
+        c.commit();
+      }
+      parents.put(t, p);
+    }
+    return p;
+  }
+
   /** A bulk apply involving {@code t} failed; past the threshold its transactions go continuous. */
   void blame(TableName t) {
     int n = failures.merge(t, 1, Integer::sum);

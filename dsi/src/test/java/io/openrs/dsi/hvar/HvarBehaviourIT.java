@@ -290,6 +290,96 @@ class HvarBehaviourIT {
     }
   }
 
+  // ---- inserts ahead of the group ---------------------------------------------------------------
+
+  /** {@code n} transactions of 100 inserts into t from key {@code from}, notes of 400 bytes. */
+  private static List<Workload.Tx> inserts(Txs x, long from, int n) {
+    List<Workload.Tx> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      x.begin();
+      for (long k = from + i * 100L; k < from + (i + 1) * 100L; k++) {
+        x.insert("t", row("id", i64(k), "a", i64(k), "b", text("n".repeat(400)), "big", text("")));
+      }
+      out.add(x.commit());
+    }
+    return out;
+  }
+
+  /**
+   * New keys' inserts go to the replicate while the group still compiles (PostgreSQL: a COPY fed
+   * transaction by transaction): later commands of the group on those keys (update, delete and
+   * insert again, a key move) apply after them, and a transaction that cannot be compiled after its
+   * inserts were encoded leaves none of them in the group (it is applied once, in continuous mode).
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void newKeysGoAheadAndLaterCommandsOnThemApplyAfter(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_ahead");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db));
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> txs = new ArrayList<>(inserts(x, 1, 20)); // keys 1..2000, 800 KB
+      txs.add(
+          x.begin()
+              .update("t", row("id", i64(1)), row("a", i64(-1)))
+              .delete("t", row("id", i64(2)))
+              .insert("t", row("id", i64(2), "a", i64(7), "b", text("again"), "big", text("")))
+              .update("t", row("id", i64(3)), row("id", i64(9003)))
+              .delete("t", row("id", i64(4)))
+              .commit());
+      // encoded, then dropped: the snapshot row cannot be compiled, so the transaction is not
+      x.begin();
+      for (long k = 3001; k <= 3100; k++) {
+        x.insert("t", row("id", i64(k), "a", i64(k), "b", text("c"), "big", text("")));
+      }
+      txs.add(
+          x.snapshot("t", row("id", i64(5), "a", i64(55), "b", text("s"), "big", text("")))
+              .commit());
+      txs.addAll(inserts(x, 4001, 5));
+      q.append(txs);
+      try (Run r = start(s, q, Hvar.settings())) {
+        Awaits.applied(r.dsi(), s, Map.of(101, txs.get(txs.size() - 1).commitOqid()));
+        assertThat(Hvar.rows(s, "SELECT count(*), sum(a) FROM t"))
+            // 1..2000, then a of 1 to -1, 2 deleted and inserted with 7, 4 deleted; 3001..3100
+            // and 5's a to 55 in continuous mode; 4001..4500
+            .containsExactly("2599," + (2_001_000 - 2 - 2 + 7 - 4 + 305_050 + 50 + 2_125_250));
+        assertThat(
+                Hvar.rows(
+                    s, "SELECT id, a, b FROM t WHERE id IN (1, 2, 3, 4, 5, 9003) ORDER BY id"))
+            .containsExactly(
+                "1,-1," + "n".repeat(400), "2,7,again", "5,55,s", "9003,3," + "n".repeat(400));
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+        assertThat(r.counter(DsiCounter.HVAR_TRANS_CONTINUOUS)).isEqualTo(1);
+      }
+    }
+  }
+
+  /**
+   * A key inserted ahead that the replicate already holds fails the group's load: the group is
+   * rolled back and applied again in continuous mode, which stops at the failing transaction.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void aKeyInsertedAheadThatTheReplicateHoldsFailsTheGroupExactly(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_ahead_dup");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db), "INSERT INTO t (id, a) VALUES (1050, 0)");
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> txs = new ArrayList<>(inserts(x, 1, 10)); // 1..1000
+      Workload.Tx bad = inserts(x, 1001, 1).get(0); // 1001..1100 holds 1050
+      txs.add(bad);
+      txs.addAll(inserts(x, 2001, 10));
+      q.append(txs);
+      try (Run r = start(s, q, Hvar.settings())) {
+        DsiFailure f = Awaits.down(r.dsi()).failure().orElseThrow();
+        assertThat(f.commitOqid()).contains(bad.commitOqid());
+        assertThat(Replicate.lastCommits(s)).containsEntry(101, txs.get(9).commitOqid());
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM t")).containsExactly("1001");
+        assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isPositive();
+      }
+    }
+  }
+
   // ---- failures --------------------------------------------------------------------------------
 
   @ParameterizedTest

@@ -113,7 +113,16 @@ class HvarBenchmark {
   }
 
   private static DsiSettings hvar() {
-    return Hvar.settings("dsi_num_threads", Integer.toString(THREADS));
+    List<String> params = new ArrayList<>(List.of("dsi_num_threads", Integer.toString(THREADS)));
+    // -Dbench.hvar.params=name=value,name=value: further connection parameters for HVAR's runs
+    for (String nv : System.getProperty("bench.hvar.params", "").split(",")) {
+      if (!nv.isBlank()) {
+        String[] kv = nv.split("=", 2);
+        params.add(kv[0].trim());
+        params.add(kv[1].trim());
+      }
+    }
+    return Hvar.settings(params.toArray(String[]::new));
   }
 
   /** Applies the queue's backlog with {@code settings}; commands (or rows) per second. */

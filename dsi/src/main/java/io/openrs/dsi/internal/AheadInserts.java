@@ -1,0 +1,293 @@
+package io.openrs.dsi.internal;
+
+import io.openrs.dsi.dialect.Dialect;
+import io.openrs.dsi.dialect.RowStream;
+import io.openrs.dsi.dialect.TableMeta;
+import io.openrs.dsi.hvar.InsertStream;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.Value;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One HVAR group's inserts that go ahead ({@link InsertStream}): encoded as the compiler meets
+ * them, sent to the replicate table through the dialect's streaming bulk load ({@link RowStream},
+ * PostgreSQL {@code COPY}) on the DSIEXEC session while the group is still compiling, so the
+ * replicate loads one part of the group while the next is compiled. The rows of a transaction go
+ * once it is added to the group whole; nothing is committed until the group is: {@link #finish}
+ * completes the load inside the group's replicate transaction, before the rest of the group.
+ *
+ * <p>Every row encoded stays in one buffer per table until the group is done: when the group's
+ * transaction has to be run again (a lost connection, the session reconnected), {@link #finish}
+ * sends them all again. A failure while streaming is kept and reported by {@link #finish}: the
+ * group then fails as a whole and is rolled back, as if its bulk load had failed.
+ *
+ * <p>Not thread-safe: used by the thread that compiles and applies the group.
+ */
+final class AheadInserts implements InsertStream {
+
+  /** The session the rows go to while compiling. */
+  interface Session {
+    /** The replicate connection, or null if there is none now (then nothing is sent yet). */
+    Connection connection();
+  }
+
+  /** What {@link #accepts} asks of the catalog: the tables {@code t}'s foreign keys reference. */
+  interface Parents {
+    List<TableName> of(TableName t) throws SQLException;
+  }
+
+  /** A replicate table's rows: encoded, committed (whole transactions), sent. */
+  private static final class Table {
+    final TableMeta meta;
+    final RowStream.Encoder rows;
+    final List<String> columns = new ArrayList<>();
+    int committedBytes;
+    long committedRows;
+    long encodedRows;
+    int sentBytes;
+    long sentRows;
+
+    Table(TableMeta meta, RowStream.Encoder rows) {
+      this.meta = meta;
+      this.rows = rows;
+      meta.columns().forEach(c -> columns.add(c.name()));
+    }
+  }
+
+  private final Dialect dialect;
+  private final Session session;
+  private final Parents parents;
+  private final int chunk;
+  private final Map<TableName, Table> tables = new LinkedHashMap<>();
+  private final List<Table> touched = new ArrayList<>();
+
+  // The load open on the session: its table, connection, and rows sent through it.
+  private Table loading;
+  private Connection loadingOn;
+  private RowStream load;
+  private long loadRows;
+
+  private SQLException failed;
+  private TableName failedTable;
+  private TableName lastFailedTable;
+  private boolean finishedOnce;
+
+  /**
+   * @param chunk about how many bytes one write carries ({@code dsi_cmd_batch_size})
+   */
+  AheadInserts(Dialect dialect, Session session, Parents parents, int chunk) {
+    this.dialect = dialect;
+    this.session = session;
+    this.parents = parents;
+    this.chunk = Math.max(8192, chunk);
+  }
+
+  /** True if {@code dialect} can stream inserts while a group compiles. */
+  static boolean supported(Dialect dialect) {
+    return dialect.directLoad() && dialect.rowEncoder(16).isPresent();
+  }
+
+  @Override
+  public boolean accepts(TableMeta t) throws SQLException {
+    return t.keyed() && t.uniqueKeys().isEmpty() && parents.of(t.name()).isEmpty();
+  }
+
+  @Override
+  public void row(TableMeta t, Value[] image) {
+    Table table = tables.get(t.name());
+    if (table == null) {
+      table = new Table(t, dialect.rowEncoder(chunk * 2).orElseThrow());
+      tables.put(t.name(), table);
+    }
+    if (!touched.contains(table)) {
+      touched.add(table);
+    }
+    table.rows.row(image);
+    table.encodedRows++;
+  }
+
+  @Override
+  public void transactionAdded() {
+    for (Table t : touched) {
+      t.committedBytes = t.rows.length();
+      t.committedRows = t.encodedRows;
+    }
+    touched.clear();
+    if (failed != null || finishedOnce) {
+      return;
+    }
+    for (Table t : tables.values()) {
+      if (t.committedBytes - t.sentBytes >= chunk) {
+        Connection c = session.connection();
+        if (c == null) {
+          return;
+        }
+        try {
+          send(c, t);
+        } catch (SQLException | RuntimeException e) {
+          fail(t, e);
+          return;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void transactionDropped() {
+    for (Table t : touched) {
+      t.rows.truncate(t.committedBytes);
+      t.encodedRows = t.committedRows;
+    }
+    touched.clear();
+  }
+
+  @Override
+  public long bytes() {
+    long b = 0;
+    for (Table t : tables.values()) {
+      b += t.rows.array().length;
+    }
+    return b;
+  }
+
+  /** Rows that went ahead (whole transactions). */
+  long rows() {
+    long n = 0;
+    for (Table t : tables.values()) {
+      n += t.committedRows;
+    }
+    return n;
+  }
+
+  /**
+   * Completes the load on {@code c}, inside the group's replicate transaction: the rows not sent
+   * yet, or, when the group's transaction runs again, all of them.
+   *
+   * @throws StatementFailure the load failed (also a failure met while streaming)
+   */
+  void finish(Connection c) throws StatementFailure {
+    boolean again = finishedOnce;
+    finishedOnce = true;
+    if (failed != null) {
+      SQLException e = failed;
+      TableName t = failedTable;
+      failed = null;
+      abandon();
+      throw StatementFailure.database(statement(t), e);
+    }
+    if (again || (loading != null && loadingOn != c)) {
+      abandon();
+      for (Table t : tables.values()) {
+        t.sentBytes = 0;
+        t.sentRows = 0;
+      }
+    }
+    Table current = null;
+    try {
+      for (Table t : tables.values()) {
+        current = t;
+        if (t.committedBytes > t.sentBytes) {
+          send(c, t);
+        }
+      }
+      current = loading;
+      endLoad();
+    } catch (SQLException e) {
+      abandon();
+      throw StatementFailure.database(statement(current == null ? null : current.meta.name()), e);
+    } catch (RuntimeException | AssertionError e) {
+      abandon();
+      throw StatementFailure.database(
+          statement(current == null ? null : current.meta.name()), Jdbc.wrap(e));
+    }
+  }
+
+  /** The table a failure of {@link #finish} concerns, if known. */
+  Optional<TableName> failedTable() {
+    return Optional.ofNullable(lastFailedTable);
+  }
+
+  /** Rows that went ahead, per replicate table. */
+  Map<TableName, Long> rowsByTable() {
+    Map<TableName, Long> out = new LinkedHashMap<>();
+    tables.forEach((n, t) -> out.put(n, t.committedRows));
+    return out;
+  }
+
+  /** Cancels an open load (the group is dropped or its transaction rolled back). */
+  void abandon() {
+    if (load != null) {
+      load.cancel();
+    }
+    load = null;
+    loading = null;
+    loadingOn = null;
+    loadRows = 0;
+  }
+
+  private void send(Connection c, Table t) throws SQLException {
+    if (loading != t || loadingOn != c) {
+      endLoad();
+      load =
+          dialect
+              .openRowStream(c, dialect.qualified(t.meta.name()), t.columns)
+              .orElseThrow(() -> new IllegalStateException("no streaming load"));
+      loading = t;
+      loadingOn = c;
+      loadRows = 0;
+    }
+    load.write(t.rows.array(), t.sentBytes, t.committedBytes - t.sentBytes);
+    loadRows += t.committedRows - t.sentRows;
+    t.sentBytes = t.committedBytes;
+    t.sentRows = t.committedRows;
+  }
+
+  private void endLoad() throws SQLException {
+    if (load == null) {
+      return;
+    }
+    RowStream l = load;
+    Table t = loading;
+    long expected = loadRows;
+    load = null;
+    loading = null;
+    loadingOn = null;
+    loadRows = 0;
+    long n;
+    try {
+      n = l.end();
+    } catch (SQLException | RuntimeException e) {
+      l.cancel(); // a COPY the driver still holds would block the rollback
+      throw e;
+    }
+    if (n != expected) {
+      lastFailedTable = t.meta.name();
+      throw new SQLException(
+          "the replicate reports "
+              + n
+              + " rows loaded into "
+              + t.meta.name()
+              + ", sent "
+              + expected);
+    }
+  }
+
+  private void fail(Table t, Throwable e) {
+    failed = e instanceof SQLException s ? s : Jdbc.wrap(e);
+    failedTable = t.meta.name();
+    abandon();
+  }
+
+  private String statement(TableName t) {
+    lastFailedTable = t;
+    return "HVAR insert of "
+        + (t == null ? "a group's new rows" : t.toString())
+        + ": COPY of the rows inserted ahead of the group";
+  }
+}
