@@ -60,6 +60,10 @@ class MaterializationIT {
   @Test
   @Timeout(300)
   void materializesWhileThePrimaryWrites() throws Exception {
+    for (String logger : List.of("io.openrs.repagent", "io.openrs.repserver")) {
+      ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger))
+          .setLevel(ch.qos.logback.classic.Level.INFO);
+    }
     String stem = Database.newStem();
     String agentName = stem.replace("openrs_cs_", "mat_") + "_ra";
     try (Database primary = Database.create(Kind.POSTGRESQL, stem, "p");
@@ -127,15 +131,27 @@ class MaterializationIT {
             new RepAgent(agentSettings(dir, stem, agentName, primary, server), registry);
         agent.start();
         try {
-          // changes flow: a change at the primary reaches B
-          primary.exec("UPDATE " + stem + ".orders SET amount = -1 WHERE id = 1");
+          // changes flow once the agent's slot exists: update row 1 until B has the update
           Set<Integer> touched = ConcurrentHashMap.newKeySet();
           touched.add(1);
+          AtomicInteger mark = new AtomicInteger();
           await()
-              .atMost(Duration.ofSeconds(90))
+              .atMost(Duration.ofSeconds(120))
+              .pollInterval(Duration.ofSeconds(1))
               .until(
-                  () ->
-                      "-1".equals(b.scalar("SELECT amount FROM " + stem + ".orders WHERE id = 1")));
+                  () -> {
+                    String seen = b.scalar("SELECT amount FROM " + stem + ".orders WHERE id = 1");
+                    if (seen != null && Integer.parseInt(seen) < 0) {
+                      return true;
+                    }
+                    primary.exec(
+                        "UPDATE "
+                            + stem
+                            + ".orders SET amount = "
+                            + (-mark.incrementAndGet())
+                            + " WHERE id = 1");
+                    return false;
+                  });
 
           // refused while A checks row counts
           String create =

@@ -146,7 +146,7 @@ final class Materialization {
     if (rowsId == null) {
       rowsId = requestId == null ? "" : requestId;
       String id = rowsId;
-      pending.add((t, o) -> new LtlCommand.Ticket(t, o, Instant.now(), List.of(ROWS_HEADER, id)));
+      pending.add((t, o) -> new LtlCommand.Ticket(t, o, now(), List.of(ROWS_HEADER, id)));
     }
     pending.add((t, o) -> new LtlCommand.Insert(t, o, table, true, after));
     pendingRows++;
@@ -166,7 +166,7 @@ final class Materialization {
     }
     if ("COMPLETED".equals(type)) {
       String done = id == null ? "" : id;
-      pending.add((t, o) -> new LtlCommand.Ticket(t, o, Instant.now(), List.of(DONE_HEADER, done)));
+      pending.add((t, o) -> new LtlCommand.Ticket(t, o, now(), List.of(DONE_HEADER, done)));
       if (out.inTransaction()) {
         flushInto(out);
       }
@@ -190,6 +190,11 @@ final class Materialization {
     pending.clear();
     pendingRows = 0;
     rowsId = null;
+  }
+
+  /** The agent's clock for marker tickets, with the microseconds LTL times carry. */
+  private static Instant now() {
+    return Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
   }
 
   private static String field(Struct value, String name) {

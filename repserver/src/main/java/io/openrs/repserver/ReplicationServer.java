@@ -772,7 +772,7 @@ public final class ReplicationServer implements AutoCloseable {
       String replicateDataserver,
       String replicateDatabase) {
     if (databaseLevel) {
-      throw new IllegalArgumentException(
+      throw new UnsupportedOperationException(
           "subscription "
               + name
               + ": with materialization copies the table of a table replication definition;"
