@@ -178,6 +178,14 @@ final class Materialization {
     }
   }
 
+  /**
+   * Whether rows or a marker wait for the next transaction: no record is a restart point then (the
+   * connector's offsets past the chunk must not be released before the chunk is sent).
+   */
+  boolean holding() {
+    return !pending.isEmpty();
+  }
+
   /** Puts what is kept at the start of the transaction just opened. */
   void flushInto(TransactionAssembler out) {
     if (pending.isEmpty()) {

@@ -449,7 +449,7 @@ final class PostgresDialect implements SourceDialect {
       }
       if (!(record.value() instanceof Struct value) || value.schema().field("op") == null) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
-        return !out.inTransaction();
+        return !out.inTransaction() && !materialization.holding(); // materialization hook
       }
       if (value.schema().field("message") != null) {
         return message(value);

@@ -787,6 +787,15 @@ public final class ReplicationServer implements AutoCloseable {
                 () ->
                     new IllegalArgumentException(
                         "subscription " + name + ": no replication definition " + repDefName));
+    if (d.primaryKey().isEmpty()) {
+      throw new UnsupportedOperationException(
+          "subscription "
+              + name
+              + ": with materialization reads the table in primary-key order and applies its rows"
+              + " as upserts, but replication definition "
+              + repDefName
+              + " names no primary key");
+    }
     ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
     if (primary.profile() != Profile.POSTGRESQL) {
       throw new UnsupportedOperationException(
