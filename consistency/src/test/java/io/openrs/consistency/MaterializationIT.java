@@ -34,10 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code create subscription ... with materialization} end to end: a PostgreSQL primary whose
@@ -57,9 +58,14 @@ class MaterializationIT {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path dir;
 
-  @Test
+  /**
+   * @param restartAgent stop the agent after the first chunk reached A and start a new one (its
+   *     Debezium offsets, kept by the server, hold the snapshot's progress)
+   */
+  @ParameterizedTest(name = "restart the agent mid-snapshot: {0}")
+  @ValueSource(booleans = {false, true})
   @Timeout(300)
-  void materializesWhileThePrimaryWrites() throws Exception {
+  void materializesWhileThePrimaryWrites(boolean restartAgent) throws Exception {
     for (String logger : List.of("io.openrs.repagent", "io.openrs.repserver")) {
       ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger))
           .setLevel(ch.qos.logback.classic.Level.INFO);
@@ -127,8 +133,10 @@ class MaterializationIT {
                 + rb
                 + " without materialization");
 
+        RepAgent[] agents = new RepAgent[1];
         RepAgent agent =
-            new RepAgent(agentSettings(dir, stem, agentName, primary, server), registry);
+            agents[0] =
+                new RepAgent(agentSettings(dir, stem, agentName, primary, server), registry);
         agent.start();
         try {
           // changes flow once the agent's slot exists: update row 1 until B has the update
@@ -181,6 +189,16 @@ class MaterializationIT {
           List<String> notices = admin.exec(create);
           assertThat(String.join("\n", notices)).contains("materializing");
           assertThat(state(admin, "orders_a", ra)).isEqualTo("MATERIALIZING");
+          if (restartAgent) {
+            await()
+                .atMost(Duration.ofSeconds(120))
+                .until(() -> !rows(a, stem, "note = 'initial'").isEmpty());
+            agents[0].close();
+            assertThat(state(admin, "orders_a", ra)).isEqualTo("MATERIALIZING");
+            agents[0] =
+                new RepAgent(agentSettings(dir, stem, agentName, primary, server), registry);
+            agents[0].start();
+          }
           assertThat(admin.rows("rs_helpsub orders_a").get(0).get("state"))
               .isEqualTo("MATERIALIZING");
           // one materialization per primary at a time
@@ -234,7 +252,7 @@ class MaterializationIT {
           assertThat(untouched).isGreaterThan(ROWS / 2);
           assertThat(state(admin, "orders_b", rb)).isEqualTo("VALID");
         } finally {
-          agent.close();
+          agents[0].close();
         }
       }
     }

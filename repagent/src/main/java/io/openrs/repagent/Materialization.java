@@ -33,10 +33,11 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * begin ...
- * ticket ... headers ('rs_materialize', '&lt;request id&gt;')    the snapshot inserts of this
+ * ticket ... headers ('rs_materialize', '')                   the snapshot inserts of this
  *                                                               transaction are materialization rows
  * insert ... snapshot after (...)                               one per row of the chunk
  * ticket ... headers ('rs_materialized', '&lt;request id&gt;')   only after the last chunk: done
+ * ...                                                           the transaction's own commands
  * commit ...
  * </pre>
  *
@@ -61,7 +62,7 @@ final class Materialization {
   private final TableName signalTable;
   private final String notificationTopic;
   private final List<TransactionAssembler.CommandFactory> pending = new ArrayList<>();
-  private String rowsId;
+  private boolean rowsMarked;
   private int pendingRows;
 
   Materialization(String schema, String topicPrefix) {
@@ -142,11 +143,10 @@ final class Materialization {
    * A row of a chunk: into the open transaction when there is one (the watermark's insert was not
    * the first change of its transaction), else kept for the next transaction's start.
    */
-  void row(TransactionAssembler out, TableName table, List<Column> after, String requestId) {
-    if (rowsId == null) {
-      rowsId = requestId == null ? "" : requestId;
-      String id = rowsId;
-      pending.add((t, o) -> new LtlCommand.Ticket(t, o, now(), List.of(ROWS_HEADER, id)));
+  void row(TransactionAssembler out, TableName table, List<Column> after) {
+    if (!rowsMarked) {
+      rowsMarked = true;
+      pending.add((t, o) -> new LtlCommand.Ticket(t, o, now(), List.of(ROWS_HEADER, "")));
     }
     pending.add((t, o) -> new LtlCommand.Insert(t, o, table, true, after));
     pendingRows++;
@@ -160,7 +160,11 @@ final class Materialization {
     String aggregate = field(value, "aggregate_type");
     String type = field(value, "type");
     String id = field(value, "id");
-    LOG.info("Debezium notification: {} {} id {}", aggregate, type, id);
+    if ("IN_PROGRESS".equals(type)) {
+      LOG.debug("Debezium notification: {} {} id {}", aggregate, type, id);
+    } else {
+      LOG.info("Debezium notification: {} {} id {}", aggregate, type, id);
+    }
     if (!"Incremental Snapshot".equalsIgnoreCase(aggregate)) {
       return;
     }
@@ -197,7 +201,7 @@ final class Materialization {
     LOG.debug("{} materialization rows placed in the open transaction", pendingRows);
     pending.clear();
     pendingRows = 0;
-    rowsId = null;
+    rowsMarked = false;
   }
 
   /** The agent's clock for marker tickets, with the microseconds LTL times carry. */

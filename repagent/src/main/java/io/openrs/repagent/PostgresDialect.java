@@ -466,7 +466,7 @@ final class PostgresDialect implements SourceDialect {
         return !out.inTransaction();
       }
       if (op.equals("r") && Materialization.isIncremental(value)) { // materialization hook
-        materialization.row(out, table, images.all(value.getStruct("after")), null);
+        materialization.row(out, table, images.all(value.getStruct("after")));
         counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
         return false;
       }
