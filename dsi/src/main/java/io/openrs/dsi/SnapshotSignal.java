@@ -15,6 +15,8 @@ import java.util.List;
  * the row from the primary's log like any change, so the request takes effect at its place in the
  * log, also when the agent is down at the time (it reads the row when it comes back).
  *
+ * <p>A subscription dropped while it materializes gets a {@code stop-snapshot} row for its tables.
+ *
  * <p>The row: {@code id} the request's id (the agent's completion marker carries it back), {@code
  * type} {@code execute-snapshot}, {@code data} {@code {"data-collections": ["schema.table", ...],
  * "type": "incremental"}}. PostgreSQL primaries only. The server reaches databases only through
@@ -55,13 +57,29 @@ public final class SnapshotSignal {
    *     is no signal table
    */
   public static void request(DsiTarget primary, String id, List<String> dataCollections) {
+    insert(primary, id, "execute-snapshot", dataCollections);
+  }
+
+  /**
+   * Inserts a {@code stop-snapshot} signal {@code id} for {@code dataCollections}: the agent's
+   * incremental snapshot stops reading them (a subscription dropped while it materializes).
+   *
+   * @throws IllegalStateException naming the problem (with the primary's SQLSTATE), or when there
+   *     is no signal table
+   */
+  public static void stop(DsiTarget primary, String id, List<String> dataCollections) {
+    insert(primary, id, "stop-snapshot", dataCollections);
+  }
+
+  private static void insert(
+      DsiTarget primary, String id, String type, List<String> dataCollections) {
     requirePostgres(primary);
     try (Connection c = connect(primary)) {
       String table = locate(c, primary);
       try (PreparedStatement ps =
           c.prepareStatement("INSERT INTO " + table + " (id, type, data) VALUES (?, ?, ?)")) {
         ps.setString(1, id);
-        ps.setString(2, "execute-snapshot");
+        ps.setString(2, type);
         ps.setString(3, data(dataCollections));
         ps.executeUpdate();
       }

@@ -1006,8 +1006,45 @@ public final class ReplicationServer implements AutoCloseable {
                 () ->
                     new IllegalArgumentException(
                         "no connection " + replicateDataserver + "." + replicateDatabase));
+    Optional<io.openrs.config.rssd.Subscription> sub =
+        rssd.subscriptions().find(name, replicate.id());
     rssd.subscriptions().drop(name, replicate.id());
     rules.changed();
+    if (sub.isPresent() && sub.get().state() == SubscriptionState.MATERIALIZING) {
+      stopMaterialization(sub.get());
+    }
+  }
+
+  /**
+   * A subscription dropped while materializing: the agent's snapshot of its table is stopped (a
+   * {@code stop-snapshot} signal), so a later {@code with materialization} starts a snapshot of its
+   * own. Best effort: when the primary cannot be reached the snapshot runs on, its rows reach no
+   * replicate, and the next materialization from that primary waits for it (logged).
+   */
+  private void stopMaterialization(io.openrs.config.rssd.Subscription s) {
+    Optional<RepDef> d = rssd.repDefs().find(s.repDefName());
+    if (d.isEmpty()) {
+      return;
+    }
+    ConnectionDef primary = rssd.connections().find(d.get().primaryConnectionId()).orElse(null);
+    if (primary == null || primary.profile() != Profile.POSTGRESQL) {
+      return;
+    }
+    String id = materializationId(s) + "_stop";
+    try {
+      SnapshotSignal.stop(
+          DsiTargets.target(primary),
+          id,
+          List.of(d.get().primarySchema() + "." + d.get().primaryTable()));
+      LOG.info("subscription {} dropped while materializing: snapshot stopped ({})", s.name(), id);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "subscription {} dropped while materializing; the agent's snapshot could not be stopped"
+              + " at {}: {}",
+          s.name(),
+          primary.name(),
+          e.getMessage());
+    }
   }
 
   /**

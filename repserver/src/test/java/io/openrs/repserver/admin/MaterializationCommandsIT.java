@@ -193,6 +193,19 @@ class MaterializationCommandsIT {
     try (Connection c = sa();
         Statement s = c.createStatement()) {
       assertThat(subscriptions(s)).containsExactlyInAnyOrder("eu_m MATERIALIZING", "eu_v VALID");
+      // dropped while materializing: the agent's snapshot is told to stop, another may start
+      s.execute("drop subscription eu_m for orders_rd with replicate at rds.r2");
+      assertThat(primary.rows("SELECT type, data FROM public.rs_signal ORDER BY type"))
+          .containsExactly(
+              "execute-snapshot|{\"data-collections\": [\"shop.orders\"], \"type\":"
+                  + " \"incremental\"}",
+              "stop-snapshot|{\"data-collections\": [\"shop.orders\"], \"type\":"
+                  + " \"incremental\"}");
+      s.execute(
+          "create subscription all_m for orders_rd with replicate at rds.r2 with"
+              + " materialization");
+      assertThat(subscriptions(s)).containsExactlyInAnyOrder("all_m MATERIALIZING", "eu_v VALID");
+      assertThat(primary.rows("SELECT count(*) FROM public.rs_signal")).containsExactly("3");
     }
   }
 }
