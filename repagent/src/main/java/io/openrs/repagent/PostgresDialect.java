@@ -212,6 +212,8 @@ final class PostgresDialect implements SourceDialect {
       if (source.createTicket()) {
         ensureTicketFunction(c);
       }
+      // materialization (Materialization): the signal table
+      Materialization.createPostgresSignalTable(c, source.ticketSchema());
     } catch (SQLException e) {
       throw classify(e);
     }
@@ -349,6 +351,7 @@ final class PostgresDialect implements SourceDialect {
       if (!settings.heartbeatInterval().isZero()) {
         tables.add(source.heartbeatSchema() + "." + source.heartbeatTable());
       }
+      tables.add(Materialization.includePattern(source.ticketSchema())); // materialization
       p.setProperty("publication.autocreate.mode", "filtered");
       p.setProperty("table.include.list", includeRegex(tables));
     }
@@ -361,6 +364,8 @@ final class PostgresDialect implements SourceDialect {
               + settings.agentName().replace("'", "''")
               + "', now()) ON CONFLICT (agent) DO UPDATE SET beat = excluded.beat");
     }
+    // materialization (Materialization): signals and notifications
+    Materialization.addProperties(p, source.ticketSchema(), AgentSession.topicPrefix(settings));
     return p;
   }
 
@@ -400,11 +405,14 @@ final class PostgresDialect implements SourceDialect {
     private final String ticketPrefix = RsTicket.messagePrefix(source.ticketSchema());
     private Connection catalog;
     private boolean snapshotOpen;
+    private final Materialization materialization; // materialization hook
 
     Mapper(TransactionAssembler out, AgentCounters counters) {
       this.out = out;
       this.counters = counters;
       this.transactionTopic = AgentSession.topicPrefix(settings) + ".transaction";
+      this.materialization =
+          new Materialization(source.ticketSchema(), AgentSession.topicPrefix(settings));
     }
 
     @Override
@@ -415,6 +423,7 @@ final class PostgresDialect implements SourceDialect {
         String status = v.getString("status");
         if (status.equals("BEGIN")) {
           out.begin(TranId.ofLong(longOf(offset, "txId")), micros(offset), Optional.empty());
+          materialization.flushInto(out); // materialization hook: a chunk's rows go first
           counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
           return false;
         }
@@ -434,9 +443,13 @@ final class PostgresDialect implements SourceDialect {
         }
         return true;
       }
+      if (materialization.isNotification(record)) { // materialization hook
+        materialization.notification(out, (Struct) record.value());
+        return false;
+      }
       if (!(record.value() instanceof Struct value) || value.schema().field("op") == null) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
-        return !out.inTransaction();
+        return !out.inTransaction() && !materialization.holding(); // materialization hook
       }
       if (value.schema().field("message") != null) {
         return message(value);
@@ -447,6 +460,15 @@ final class PostgresDialect implements SourceDialect {
       if (table.equals(heartbeat)) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
         return op.equals("r") ? skippedSnapshotRow(value, offset) : !out.inTransaction();
+      }
+      if (materialization.isSignalTable(table)) { // materialization hook: never sent
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return !out.inTransaction();
+      }
+      if (op.equals("r") && Materialization.isIncremental(value)) { // materialization hook
+        materialization.row(out, table, images.all(value.getStruct("after")));
+        counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
+        return false;
       }
       if (op.equals("r")) {
         return snapshotRow(record, value, table, offset);

@@ -17,6 +17,8 @@ import io.openrs.config.rssd.ScramVerifier;
 import io.openrs.config.rssd.StsCache;
 import io.openrs.config.rssd.SubscriptionState;
 import io.openrs.config.rssd.UserRole;
+import io.openrs.dsi.DsiTarget;
+import io.openrs.dsi.SnapshotSignal;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.packed.OriginEnvelope;
@@ -35,6 +37,7 @@ import io.openrs.repserver.admin.ErrorClassCommands;
 import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.dist.OutboundQueue;
 import io.openrs.repserver.dist.WhereClause;
+import io.openrs.repserver.dsi.DsiTargets;
 import io.openrs.repserver.dsi.ReplicateDsis;
 import io.openrs.repserver.exec.AgentGate;
 import io.openrs.repserver.exec.AgentRejectedException;
@@ -384,7 +387,14 @@ public final class ReplicationServer implements AutoCloseable {
             durable,
             rules,
             (rereader, stats) ->
-                new Distributor(c.id(), rules, this::outboundFor, rereader, stats, held),
+                new Distributor(
+                    c.id(),
+                    rules,
+                    this::outboundFor,
+                    rereader,
+                    stats,
+                    held,
+                    ids -> rssdWriter.execute(() -> materializationsCompleted(c.id(), ids))),
             new PipelineSettings(
                 p.getBoolean("nrm_thread"),
                 p.getLong("exec_nrm_request_limit"),
@@ -659,6 +669,241 @@ public final class ReplicationServer implements AutoCloseable {
       String replicateDataserver,
       String replicateDatabase,
       Optional<String> whereClause) {
+    return createSubscription(
+        name,
+        repDefName,
+        databaseLevel,
+        replicateDataserver,
+        replicateDatabase,
+        whereClause,
+        false);
+  }
+
+  /**
+   * {@code create subscription}, {@code with materialization} when {@code materialize}: the
+   * subscription is created {@code MATERIALIZING} (changes flow to it from now on, autocorrected),
+   * then the primary's agent is asked for an incremental snapshot of the table (a signal row in the
+   * primary, {@link SnapshotSignal}); DIST sends the snapshot's rows to it and makes it {@code
+   * VALID} when the agent's completion marker has been distributed.
+   *
+   * @throws IllegalArgumentException naming what is wrong
+   * @throws IllegalStateException when materialization cannot start (the subscription is not kept)
+   */
+  public synchronized List<String> createSubscription(
+      String name,
+      String repDefName,
+      boolean databaseLevel,
+      String replicateDataserver,
+      String replicateDatabase,
+      Optional<String> whereClause,
+      boolean materialize) {
+    Optional<DsiTarget> signalAt = Optional.empty();
+    String dataCollection = null;
+    if (materialize) {
+      RepDef d =
+          checkMaterialization(
+              name, repDefName, databaseLevel, replicateDataserver, replicateDatabase);
+      ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
+      DsiTarget target = DsiTargets.target(primary);
+      try {
+        SnapshotSignal.locate(target);
+      } catch (IllegalStateException e) {
+        throw new IllegalStateException(
+            "subscription "
+                + name
+                + ": cannot ask the agent of "
+                + primary.name()
+                + " for a snapshot: "
+                + e.getMessage(),
+            e);
+      }
+      signalAt = Optional.of(target);
+      dataCollection = d.primarySchema() + "." + d.primaryTable();
+    }
+    List<String> notices =
+        createSubscriptionRow(
+            name,
+            repDefName,
+            databaseLevel,
+            replicateDataserver,
+            replicateDatabase,
+            whereClause,
+            materialize ? SubscriptionState.MATERIALIZING : SubscriptionState.VALID);
+    if (signalAt.isPresent()) {
+      ConnectionDef replicate =
+          rssd.connections().find(replicateDataserver, replicateDatabase).orElseThrow();
+      io.openrs.config.rssd.Subscription sub =
+          rssd.subscriptions().find(name, replicate.id()).orElseThrow();
+      String id = materializationId(sub);
+      try {
+        SnapshotSignal.request(signalAt.get(), id, List.of(dataCollection));
+      } catch (RuntimeException e) {
+        rssd.subscriptions().drop(name, replicate.id());
+        rules.changed();
+        throw new IllegalStateException(
+            "subscription "
+                + name
+                + ": the snapshot request could not be written at the primary ("
+                + e.getMessage()
+                + "); the subscription was not kept");
+      }
+      notices.add(
+          "subscription "
+              + name
+              + " is materializing: the agent reads "
+              + dataCollection
+              + " in chunks (snapshot request "
+              + id
+              + "); check subscription shows VALID once every row has been sent");
+      LOG.info("subscription {} materializing, snapshot request {}", name, id);
+    }
+    return notices;
+  }
+
+  /**
+   * The checks of {@code with materialization}, before anything changes.
+   *
+   * @return the table replication definition
+   */
+  private RepDef checkMaterialization(
+      String name,
+      String repDefName,
+      boolean databaseLevel,
+      String replicateDataserver,
+      String replicateDatabase) {
+    if (databaseLevel) {
+      throw new UnsupportedOperationException(
+          "subscription "
+              + name
+              + ": with materialization copies the table of a table replication definition;"
+              + " for database replication definition "
+              + repDefName
+              + " create it without materialization and load the replicate first");
+    }
+    RepDef d =
+        rssd.repDefs()
+            .find(repDefName)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "subscription " + name + ": no replication definition " + repDefName));
+    if (d.primaryKey().isEmpty()) {
+      throw new UnsupportedOperationException(
+          "subscription "
+              + name
+              + ": with materialization reads the table in primary-key order and applies its rows"
+              + " as upserts, but replication definition "
+              + repDefName
+              + " names no primary key");
+    }
+    ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
+    if (primary.profile() != Profile.POSTGRESQL) {
+      throw new UnsupportedOperationException(
+          "subscription "
+              + name
+              + ": with materialization is available for PostgreSQL primaries only; "
+              + primary.name()
+              + " is "
+              + primary.profile().name().toLowerCase(Locale.ROOT)
+              + ", whose agent does not run incremental snapshots yet (it has no signal table)."
+              + " Create the subscription without materialization and load the replicate first");
+    }
+    ConnectionDef replicate =
+        rssd.connections()
+            .find(replicateDataserver, replicateDatabase)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "subscription "
+                            + name
+                            + ": no connection "
+                            + replicateDataserver
+                            + "."
+                            + replicateDatabase));
+    String validation = replicate.properties().get("dsi_row_count_validation");
+    boolean validates =
+        validation == null
+            ? parameters.getBoolean("dsi_row_count_validation")
+            : validation.equalsIgnoreCase("on") || validation.equalsIgnoreCase("true");
+    if (validates) {
+      throw new IllegalStateException(
+          "subscription "
+              + name
+              + ": while it materializes, deletes of rows whose chunk has not been copied yet"
+              + " touch no row at "
+              + replicate.name()
+              + ", which checks row counts (dsi_row_count_validation is on). Run alter connection"
+              + " to "
+              + replicate.name()
+              + " set dsi_row_count_validation to 'off' and resume connection to "
+              + replicate.name()
+              + " first (set it on again once check subscription shows VALID)");
+    }
+    for (RepDef other : rssd.repDefs().forPrimaryConnection(primary.id())) {
+      for (io.openrs.config.rssd.Subscription s : rssd.subscriptions().forRepDef(other.name())) {
+        if (s.state() == SubscriptionState.MATERIALIZING) {
+          throw new IllegalStateException(
+              "subscription "
+                  + name
+                  + ": subscription "
+                  + s.name()
+                  + " is materializing from the same primary "
+                  + primary.name()
+                  + " (one snapshot at a time); create this one when check subscription shows"
+                  + " it VALID");
+        }
+      }
+    }
+    return d;
+  }
+
+  /** The id of a subscription's snapshot request: short, and the same whenever computed. */
+  static String materializationId(io.openrs.config.rssd.Subscription s) {
+    try {
+      java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+      md.update(
+          (s.replicateConnectionId() + "\n" + s.name() + "\n" + s.created().toEpochMilli())
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return "rs_mat_" + java.util.HexFormat.of().formatHex(md.digest(), 0, 12);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * DIST distributed the completion marker of snapshot requests {@code ids} of origin {@code
+   * originId}: their materializing subscriptions become VALID. Runs on the RSSD writer thread.
+   */
+  private void materializationsCompleted(int originId, List<String> ids) {
+    boolean any = false;
+    for (RepDef d : rssd.repDefs().forPrimaryConnection(originId)) {
+      for (io.openrs.config.rssd.Subscription s : rssd.subscriptions().forRepDef(d.name())) {
+        if (s.state() == SubscriptionState.MATERIALIZING && ids.contains(materializationId(s))) {
+          rssd.subscriptions()
+              .setState(s.name(), s.replicateConnectionId(), SubscriptionState.VALID);
+          LOG.info("subscription {} materialized: VALID", s.name());
+          any = true;
+        }
+      }
+    }
+    if (any) {
+      rules.changed();
+    } else {
+      LOG.info(
+          "snapshot(s) {} of origin {} completed; no materializing subscription waits for them",
+          ids,
+          originId);
+    }
+  }
+
+  private List<String> createSubscriptionRow(
+      String name,
+      String repDefName,
+      boolean databaseLevel,
+      String replicateDataserver,
+      String replicateDatabase,
+      Optional<String> whereClause,
+      SubscriptionState state) {
     ConnectionDef replicate =
         rssd.connections()
             .find(replicateDataserver, replicateDatabase)
@@ -733,8 +978,7 @@ public final class ReplicationServer implements AutoCloseable {
       }
     }
     rssd.subscriptions()
-        .create(
-            name, repDefName, databaseLevel, replicate.id(), whereClause, SubscriptionState.VALID);
+        .create(name, repDefName, databaseLevel, replicate.id(), whereClause, state);
     rules.changed();
     OutboundQueue q = openOutbound(replicate);
     try {
@@ -762,8 +1006,45 @@ public final class ReplicationServer implements AutoCloseable {
                 () ->
                     new IllegalArgumentException(
                         "no connection " + replicateDataserver + "." + replicateDatabase));
+    Optional<io.openrs.config.rssd.Subscription> sub =
+        rssd.subscriptions().find(name, replicate.id());
     rssd.subscriptions().drop(name, replicate.id());
     rules.changed();
+    if (sub.isPresent() && sub.get().state() == SubscriptionState.MATERIALIZING) {
+      stopMaterialization(sub.get());
+    }
+  }
+
+  /**
+   * A subscription dropped while materializing: the agent's snapshot of its table is stopped (a
+   * {@code stop-snapshot} signal), so a later {@code with materialization} starts a snapshot of its
+   * own. Best effort: when the primary cannot be reached the snapshot runs on, its rows reach no
+   * replicate, and the next materialization from that primary waits for it (logged).
+   */
+  private void stopMaterialization(io.openrs.config.rssd.Subscription s) {
+    Optional<RepDef> d = rssd.repDefs().find(s.repDefName());
+    if (d.isEmpty()) {
+      return;
+    }
+    ConnectionDef primary = rssd.connections().find(d.get().primaryConnectionId()).orElse(null);
+    if (primary == null || primary.profile() != Profile.POSTGRESQL) {
+      return;
+    }
+    String id = materializationId(s) + "_stop";
+    try {
+      SnapshotSignal.stop(
+          DsiTargets.target(primary),
+          id,
+          List.of(d.get().primarySchema() + "." + d.get().primaryTable()));
+      LOG.info("subscription {} dropped while materializing: snapshot stopped ({})", s.name(), id);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "subscription {} dropped while materializing; the agent's snapshot could not be stopped"
+              + " at {}: {}",
+          s.name(),
+          primary.name(),
+          e.getMessage());
+    }
   }
 
   /**

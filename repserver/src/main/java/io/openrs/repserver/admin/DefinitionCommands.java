@@ -142,11 +142,6 @@ final class DefinitionCommands {
     } else if (c instanceof RclCommand.RsHelpRep h) {
       return helpRep(h.name());
     } else if (c instanceof RclCommand.CreateSubscription s) {
-      if (s.materialization() == Materialization.WITH) {
-        throw new UnsupportedOperationException(
-            "with materialization needs the agent's snapshot, which is not available yet; create"
-                + " the subscription without materialization and load the replicate first");
-      }
       List<String> notices =
           server.createSubscription(
               s.name(),
@@ -154,7 +149,8 @@ final class DefinitionCommands {
               s.databaseLevel(),
               s.dataserver(),
               s.database(),
-              s.where().map(w -> w.text()));
+              s.where().map(w -> w.text()),
+              s.materialization() == Materialization.WITH);
       PgResult result = PgResult.command(c.commandTag());
       for (String n : notices) {
         result = result.withNotice(n);

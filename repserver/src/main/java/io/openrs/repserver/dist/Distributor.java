@@ -3,6 +3,7 @@ package io.openrs.repserver.dist;
 import io.openrs.config.rssd.DatabaseRepDef;
 import io.openrs.config.rssd.RepDef;
 import io.openrs.config.rssd.Subscription;
+import io.openrs.config.rssd.SubscriptionState;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
@@ -36,11 +37,34 @@ import java.util.function.IntFunction;
  * with DIST's time. A transaction whose commit is at or below what an outbound queue already holds
  * for this origin (a re-read after a restart) is not written to it again.
  *
+ * <p><b>Materialization</b> ({@code create subscription ... with materialization}): a transaction
+ * whose body holds a ticket with first header {@code rs_materialize} carries snapshot rows of the
+ * agent's incremental snapshot; its snapshot inserts go only to subscriptions that are
+ * materializing (under their where clauses), never to valid ones. A ticket with first header {@code
+ * rs_materialized} says the snapshot requested with the id in its second header is complete; once
+ * the transaction holding it is durable in every outbound queue, the listener is told. Neither
+ * ticket reaches a replicate (docs/ltl.md). Snapshot inserts of other transactions (the agent's
+ * initial snapshot, {@code snapshot = on}) go to every subscription as before. Changes routed to a
+ * materializing subscription are autocorrected ({@link SubscriptionRoute#routeAll}).
+ *
  * <p>Owned by the origin's SQT/DIST thread.
  */
 public final class Distributor {
 
   private static final int CHUNK_MESSAGES = 1024;
+
+  /**
+   * First header of the ticket marking a transaction's snapshot inserts as materialization rows.
+   */
+  public static final String MATERIALIZE_ROWS = "rs_materialize";
+
+  /** First header of the ticket saying a materialization snapshot is complete (id second). */
+  public static final String MATERIALIZED = "rs_materialized";
+
+  /** Told the ids of completed materialization snapshots, once their marker is durable. */
+  public interface MaterializationListener {
+    void completed(List<String> requestIds);
+  }
 
   private final int originId;
   private final ReplicationRules rules;
@@ -52,6 +76,9 @@ public final class Distributor {
   private final Map<TableName, List<SubscriptionRoute>> routes = new HashMap<>();
   private List<Integer> originTargets;
   private long rulesVersion = -1;
+  private final MaterializationListener materialized;
+  private boolean materializationRows;
+  private final List<String> completed = new ArrayList<>();
 
   /**
    * @param outbound the outbound queue of a replicate connection id
@@ -65,6 +92,21 @@ public final class Distributor {
       InboundRereader rereader,
       DistStats stats,
       Map<Integer, Oqid> alreadyHeld) {
+    this(originId, rules, outbound, rereader, stats, alreadyHeld, ids -> {});
+  }
+
+  /**
+   * @param materialized told when the marker of a complete materialization snapshot is durable
+   */
+  public Distributor(
+      int originId,
+      ReplicationRules rules,
+      IntFunction<OutboundQueue> outbound,
+      InboundRereader rereader,
+      DistStats stats,
+      Map<Integer, Oqid> alreadyHeld,
+      MaterializationListener materialized) {
+    this.materialized = materialized;
     this.originId = originId;
     this.rules = rules;
     this.outbound = outbound;
@@ -83,7 +125,20 @@ public final class Distributor {
       throws DistributionException, InterruptedException {
     refreshRules();
     stats.transProcessed++;
+    completed.clear();
+    CompletableFuture<Void> written = distributeTransaction(t);
+    if (completed.isEmpty()) {
+      return written;
+    }
+    List<String> ids = List.copyOf(completed);
+    completed.clear();
+    return written.thenRun(() -> materialized.completed(ids));
+  }
+
+  private CompletableFuture<Void> distributeTransaction(SortedTransaction t)
+      throws DistributionException, InterruptedException {
     LtlCommand.Commit commit = t.commit();
+    materializationRows = false;
     if (!t.removed()) {
       Map<Integer, List<byte[]>> parts = new LinkedHashMap<>();
       for (LtlCommand.InTransaction c : t.body()) {
@@ -107,6 +162,7 @@ public final class Distributor {
   private CompletableFuture<Void> distributeRemoved(SortedTransaction t)
       throws DistributionException, InterruptedException {
     TreeSet<Integer> targets = new TreeSet<>();
+    materializationRows = false;
     Iterator<LtlCommand.InTransaction> scan = rereader.body(t);
     while (scan.hasNext()) {
       LtlCommand.InTransaction c = scan.next();
@@ -128,6 +184,8 @@ public final class Distributor {
         List<byte[]> chunk = new ArrayList<>();
         chunk.add(OriginEnvelope.pack(originId, begin(t), encoder));
         long forThisTarget = 0;
+        materializationRows = false;
+        completed.clear();
         Iterator<LtlCommand.InTransaction> body = rereader.body(t);
         while (body.hasNext()) {
           LtlCommand.InTransaction c = body.next();
@@ -170,10 +228,15 @@ public final class Distributor {
     if (c instanceof LtlCommand.RowChange change) {
       List<SubscriptionRoute> rs = routesFor(change.table());
       boolean any = false;
+      boolean materializationRow =
+          materializationRows && change instanceof LtlCommand.Insert i && i.snapshot();
       for (SubscriptionRoute r : rs) {
-        Optional<LtlCommand.InTransaction> mapped;
+        if (materializationRow && !r.materializing()) {
+          continue;
+        }
+        List<LtlCommand.InTransaction> mapped;
         try {
-          mapped = r.route(change);
+          mapped = r.routeAll(change);
         } catch (WhereClause.EvaluationException e) {
           throw new DistributionException(
               change.oqid(),
@@ -189,9 +252,9 @@ public final class Distributor {
                   + e.getMessage(),
               e);
         }
-        if (mapped.isPresent()) {
+        for (LtlCommand.InTransaction m : mapped) {
           any = true;
-          sink.accept(r.replicateConnectionId(), mapped.get());
+          sink.accept(r.replicateConnectionId(), m);
         }
       }
       if (!any) {
@@ -204,6 +267,17 @@ public final class Distributor {
       }
       if (rs.isEmpty()) {
         stats.cmdsNoSubscriber++;
+      }
+    } else if (c instanceof LtlCommand.Ticket ticket
+        && !ticket.headers().isEmpty()
+        && ticket.headers().get(0).equals(MATERIALIZE_ROWS)) {
+      materializationRows = true;
+    } else if (c instanceof LtlCommand.Ticket ticket
+        && !ticket.headers().isEmpty()
+        && ticket.headers().get(0).equals(MATERIALIZED)) {
+      String id = ticket.headers().size() > 1 ? ticket.headers().get(1) : "";
+      if (!completed.contains(id)) {
+        completed.add(id);
       }
     } else if (c instanceof LtlCommand.Ticket ticket) {
       stats.tickets++;
@@ -325,7 +399,8 @@ public final class Distributor {
                 s.name(),
                 s.replicateConnectionId(),
                 Optional.of(d),
-                s.whereClause().map(WhereClause::parse)));
+                s.whereClause().map(WhereClause::parse),
+                s.state() == SubscriptionState.MATERIALIZING));
       }
     }
     for (DatabaseRepDef d : r.databaseRepDefs()) {
@@ -335,7 +410,8 @@ public final class Distributor {
                 s.name(),
                 s.replicateConnectionId(),
                 Optional.empty(),
-                s.whereClause().map(WhereClause::parse)));
+                s.whereClause().map(WhereClause::parse),
+                s.state() == SubscriptionState.MATERIALIZING));
       }
     }
     return out;

@@ -21,12 +21,91 @@ import java.util.Optional;
  * update; only the before image matches = a delete; only the after image = an insert (built from
  * the after image, with columns the source marked unchanged taken from the before image). So the
  * replicate's subset stays right as rows move in and out of the subscription.
+ *
+ * <p>A <b>materializing</b> subscription ({@code with materialization}, until its snapshot is
+ * complete) gets its changes autocorrected, as Replication Server does during non-atomic
+ * materialization: the replicate may not hold a row yet (its chunk of the snapshot comes later, or
+ * came without it because the row changed while the chunk was read), so inserts and updates become
+ * snapshot inserts (upserts) of the full new row, and an update that changes the primary key first
+ * deletes the old key. Deletes stay deletes (of a row that may not be there yet).
  */
 public record SubscriptionRoute(
     String subscription,
     int replicateConnectionId,
     Optional<RepDef> repDef,
-    Optional<WhereClause> where) {
+    Optional<WhereClause> where,
+    boolean materializing) {
+
+  /** A valid (not materializing) subscription's route. */
+  public SubscriptionRoute(
+      String subscription,
+      int replicateConnectionId,
+      Optional<RepDef> repDef,
+      Optional<WhereClause> where) {
+    this(subscription, replicateConnectionId, repDef, where, false);
+  }
+
+  /**
+   * The commands this subscription's replicate gets for {@code change}: {@link #route}, then, while
+   * materializing, autocorrected (see the class comment).
+   */
+  public List<LtlCommand.InTransaction> routeAll(LtlCommand.RowChange change) {
+    Optional<LtlCommand.InTransaction> routed = route(change);
+    if (routed.isEmpty()) {
+      return List.of();
+    }
+    LtlCommand.InTransaction c = routed.get();
+    if (!materializing) {
+      return List.of(c);
+    }
+    if (c instanceof LtlCommand.Insert i) {
+      return i.snapshot()
+          ? List.of(i)
+          : List.of(new LtlCommand.Insert(i.tran(), i.oqid(), i.table(), true, i.after()));
+    }
+    if (c instanceof LtlCommand.Update u) {
+      // the route mapped names already; the complete image uses the mapped before image
+      LtlCommand.Insert upsert =
+          new LtlCommand.Insert(u.tran(), u.oqid(), u.table(), true, completeImage(u));
+      if (keyChanged(u)) {
+        return List.of(new LtlCommand.Delete(u.tran(), u.oqid(), u.table(), u.before()), upsert);
+      }
+      return List.of(upsert);
+    }
+    return List.of(c);
+  }
+
+  /** Whether a (mapped) update changes a primary key column (all columns without a key). */
+  private boolean keyChanged(LtlCommand.Update u) {
+    java.util.Set<String> key = new java.util.HashSet<>();
+    if (repDef.isPresent()) {
+      RepDef d = repDef.get();
+      List<String> names = d.primaryKey();
+      for (RepDefColumn rc : d.columns()) {
+        if (names.isEmpty() || names.stream().anyMatch(k -> k.equalsIgnoreCase(rc.name()))) {
+          key.add(
+              (rc.replicateName() == null || rc.replicateName().isEmpty()
+                      ? rc.name()
+                      : rc.replicateName())
+                  .toLowerCase(java.util.Locale.ROOT));
+        }
+      }
+    }
+    Map<String, Value> before = new HashMap<>();
+    for (Column c : u.before()) {
+      before.put(c.name().toLowerCase(java.util.Locale.ROOT), c.value());
+    }
+    for (Column c : u.after()) {
+      String n = c.name().toLowerCase(java.util.Locale.ROOT);
+      if ((key.isEmpty() || key.contains(n)) && !(c.value() instanceof Value.Unchanged)) {
+        Value b = before.get(n);
+        if (b != null && !b.equals(c.value())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
 
   /** The command this subscription's replicate gets, if any. */
   public Optional<LtlCommand.InTransaction> route(LtlCommand.RowChange change) {

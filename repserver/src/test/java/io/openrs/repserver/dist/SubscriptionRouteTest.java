@@ -103,4 +103,81 @@ class SubscriptionRouteTest {
         .isInstanceOf(WhereClause.EvaluationException.class)
         .hasMessageContaining("region");
   }
+
+  private final SubscriptionRoute euMaterializing =
+      new SubscriptionRoute(
+          "eu_orders",
+          2,
+          Optional.of(REPDEF),
+          Optional.of(WhereClause.parse("region = 'EU'")),
+          true);
+
+  @Test
+  void aValidSubscriptionGetsWhatRouteGives() {
+    LtlCommand.Update u = update("EU", "EU", new Value.Text("new"));
+    assertThat(eu.routeAll(u)).containsExactly(eu.route(u).orElseThrow());
+  }
+
+  @Test
+  void whileMaterializingAnUpdateBecomesAnUpsertOfTheWholeNewRow() {
+    List<LtlCommand.InTransaction> out =
+        euMaterializing.routeAll(update("EU", "EU", new Value.Unchanged()));
+    assertThat(out).singleElement().isInstanceOf(LtlCommand.Insert.class);
+    LtlCommand.Insert i = (LtlCommand.Insert) out.get(0);
+    assertThat(i.snapshot()).isTrue();
+    assertThat(i.table()).isEqualTo(new TableName("dbo", "orders_copy"));
+    assertThat(i.after())
+        .containsExactlyInAnyOrder(
+            c("id", new Value.Int32(1)),
+            c("area", new Value.Text("EU")),
+            c("note", new Value.Text("old")));
+  }
+
+  @Test
+  void whileMaterializingAKeyUpdateDeletesTheOldKeyThenUpsertsTheNewRow() {
+    LtlCommand.Update u =
+        new LtlCommand.Update(
+            TranId.ofLong(1),
+            Oqid.ofLong(5, 12),
+            ORDERS,
+            List.of(c("id", new Value.Int32(1)), c("region", new Value.Text("EU"))),
+            List.of(
+                c("id", new Value.Int32(2)),
+                c("region", new Value.Text("EU")),
+                c("note", new Value.Text("n"))));
+    List<LtlCommand.InTransaction> out = euMaterializing.routeAll(u);
+    assertThat(out).hasSize(2);
+    assertThat(out.get(0)).isInstanceOf(LtlCommand.Delete.class);
+    assertThat(((LtlCommand.Delete) out.get(0)).before()).contains(c("id", new Value.Int32(1)));
+    assertThat(((LtlCommand.Insert) out.get(1)).snapshot()).isTrue();
+    assertThat(((LtlCommand.Insert) out.get(1)).after()).contains(c("id", new Value.Int32(2)));
+  }
+
+  @Test
+  void whileMaterializingInsertsAreUpsertsAndDeletesStayDeletes() {
+    LtlCommand.Insert ins =
+        new LtlCommand.Insert(
+            TranId.ofLong(1),
+            Oqid.ofLong(5, 13),
+            ORDERS,
+            false,
+            List.of(c("id", new Value.Int32(3)), c("region", new Value.Text("EU"))));
+    assertThat(((LtlCommand.Insert) euMaterializing.routeAll(ins).get(0)).snapshot()).isTrue();
+    LtlCommand.Delete del =
+        new LtlCommand.Delete(
+            TranId.ofLong(1),
+            Oqid.ofLong(5, 14),
+            ORDERS,
+            List.of(c("id", new Value.Int32(3)), c("region", new Value.Text("EU"))));
+    assertThat(euMaterializing.routeAll(del)).singleElement().isInstanceOf(LtlCommand.Delete.class);
+    // outside the where clause: nothing
+    LtlCommand.Insert us =
+        new LtlCommand.Insert(
+            TranId.ofLong(1),
+            Oqid.ofLong(5, 15),
+            ORDERS,
+            false,
+            List.of(c("id", new Value.Int32(4)), c("region", new Value.Text("US"))));
+    assertThat(euMaterializing.routeAll(us)).isEmpty();
+  }
 }
