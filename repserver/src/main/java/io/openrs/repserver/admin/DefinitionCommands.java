@@ -18,6 +18,7 @@ import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RepDefChange;
 import io.openrs.repserver.admin.rcl.Setting;
 import io.openrs.repserver.admin.rcl.TableRef;
+import io.openrs.repserver.dsi.TableParameters;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,6 +68,19 @@ final class DefinitionCommands {
                   + " created with id "
                   + d.id()
                   + (d.logTransfer() ? "; its agent may connect (log transfer on)" : ""));
+    } else if (c instanceof RclCommand.AlterConnection ac && ac.replicateTable().isPresent()) {
+      ConnectionDef replicate = server.requireConnection(ac.dataserver(), ac.database());
+      TableRef t = ac.replicateTable().get();
+      String table = t.schema().orElse(defaultSchema(replicate)) + "." + t.table();
+      for (Map.Entry<String, String> e : tableProperties(ac.settings()).entrySet()) {
+        server.setConnectionProperty(
+            ac.dataserver(), ac.database(), TableParameters.key(e.getKey(), table), e.getValue());
+      }
+      return PgResult.command(c.commandTag())
+          .withNotice(
+              "saved for replicate table "
+                  + table
+                  + "; DSI parameters take effect when the connection resumes");
     } else if (c instanceof RclCommand.AlterConnection ac) {
       server.requireConnection(ac.dataserver(), ac.database());
       for (Setting s : ac.settings()) {
@@ -319,6 +333,26 @@ final class DefinitionCommands {
         columns,
         before.primaryKey(),
         searchable);
+  }
+
+  /**
+   * The settings of {@code alter connection ... for replicate table named}: only the parameters
+   * Replication Server sets per table ({@link TableParameters#NAMES}), checked by the catalogue.
+   */
+  private Map<String, String> tableProperties(List<Setting> settings) throws PgException {
+    for (Setting s : settings) {
+      if (!TableParameters.NAMES.contains(s.name().toLowerCase(Locale.ROOT))) {
+        throw new PgException(
+            AdminErrors.FEATURE_NOT_SUPPORTED,
+            "'"
+                + s.name()
+                + "' cannot be set for a replicate table; a table-level value is for one of "
+                + String.join(", ", new java.util.TreeSet<>(TableParameters.NAMES))
+                + " (set it for the whole connection without 'for replicate table named')",
+            s.position());
+      }
+    }
+    return properties(settings);
   }
 
   /** Connection keys as given; catalogue parameters checked for the connection scope. */

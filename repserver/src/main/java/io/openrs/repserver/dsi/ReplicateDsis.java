@@ -85,7 +85,7 @@ public final class ReplicateDsis implements AutoCloseable {
   /** The settings of {@code c} as they are in the RSSD now. */
   DsiSettings settings(ConnectionDef c) {
     ParameterValues values = DsiTargets.parameters(c, serverParameters);
-    DsiSettings s = DsiSettings.from(values);
+    DsiSettings s = TableParameters.apply(DsiSettings.from(values), c.properties());
     String className = values.getString("error_class");
     if (!className.isEmpty()) {
       ErrorClass ec =

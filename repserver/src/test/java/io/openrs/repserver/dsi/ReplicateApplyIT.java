@@ -396,6 +396,46 @@ class ReplicateApplyIT {
   }
 
   @Test
+  void aTableLevelCompileEnableOffKeepsThatTableOutOfHvar() throws Exception {
+    start(Map.of("dsi_compile_enable", "on"));
+    send(insertTx(1));
+    await().atMost(WAIT).until(this::replicateOrders, rows -> rows.size() == 1);
+    double compiled = dsiCounterTotal("HVARCmdsCompiled");
+    assertThat(compiled).as("HVAR compiled the first transaction").isPositive();
+
+    adminExec("suspend connection to " + conn());
+    adminExec(
+        "alter connection to "
+            + conn()
+            + " for replicate table named public.orders set dsi_compile_enable to 'off'");
+    assertThat(adminRows("admin show_connections"))
+        .anyMatch(r -> r.contains("dsi_compile_enable@public.orders=off"));
+    adminExec("resume connection to " + conn());
+    send(insertTx(2, 3));
+    send(insertTx(4));
+    await().atMost(WAIT).until(this::replicateOrders, rows -> rows.size() == 4);
+
+    assertThat(dsiCounterTotal("HVARCmdsCompiled"))
+        .as("nothing more compiled once the table is off")
+        .isEqualTo(compiled);
+  }
+
+  /** The {@code total} of a DSI counter in {@code admin stats, dsi}, summed over instances. */
+  private double dsiCounterTotal(String counter) throws SQLException {
+    double sum = 0;
+    try (Connection c = admin();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("admin stats, dsi")) {
+      while (rs.next()) {
+        if (counter.equals(rs.getString("counter"))) {
+          sum += Double.parseDouble(rs.getString("total"));
+        }
+      }
+    }
+    return sum;
+  }
+
+  @Test
   void anRsTicketIsRecordedWithEveryModulesTime() throws Exception {
     start(Map.of("dsi_rs_ticket_report", "on"));
     long t = nextTran++;

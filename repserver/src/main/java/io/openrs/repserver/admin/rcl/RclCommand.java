@@ -166,15 +166,24 @@ public sealed interface RclCommand {
   }
 
   /**
-   * {@code alter connection to ds.db set p to 'v' [, set ...]}; {@code set log transfer on|off}
-   * gives a setting named {@link Setting#LOG_TRANSFER} with value {@code on} or {@code off}.
+   * {@code alter connection to ds.db [for replicate table named t] set p to 'v' [, set ...]};
+   * {@code set log transfer on|off} gives a setting named {@link Setting#LOG_TRANSFER} with value
+   * {@code on} or {@code off}. With a replicate table the settings are that table's (Replication
+   * Server's table-level values, for {@code dsi_compile_enable} and {@code dsi_command_convert}).
    */
-  record AlterConnection(String dataserver, String database, List<Setting> settings)
+  record AlterConnection(
+      String dataserver, String database, Optional<TableRef> replicateTable, List<Setting> settings)
       implements RclCommand {
     public AlterConnection {
       requireName(dataserver, "dataserver");
       requireName(database, "database");
+      Objects.requireNonNull(replicateTable, "replicateTable");
       settings = RclText.nonEmptyCopy(settings, "settings");
+    }
+
+    /** The connection-level form, without {@code for replicate table named}. */
+    public AlterConnection(String dataserver, String database, List<Setting> settings) {
+      this(dataserver, database, Optional.empty(), settings);
     }
 
     @Override
@@ -186,6 +195,7 @@ public sealed interface RclCommand {
     public String toString() {
       StringBuilder b =
           new StringBuilder("alter connection to ").append(dbRef(dataserver, database));
+      replicateTable.ifPresent(t -> b.append(" for replicate table named ").append(t));
       String sep = " ";
       for (Setting s : settings) {
         b.append(sep);

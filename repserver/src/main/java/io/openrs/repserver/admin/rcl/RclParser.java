@@ -57,7 +57,8 @@ import java.util.Optional;
  *
  * create connection to dbref using profile name {[','] (setting | set error class [to] name)}
  *     [with log transfer (on|off)]
- * alter connection to dbref (setting | set log transfer (on|off) | set error class [to] name)
+ * alter connection to dbref [for replicate table named tableref]
+ *     (setting | set log transfer (on|off) | set error class [to] name)
  *     {[','] ...}                                      -- error class: the setting error_class
  * drop connection to dbref
  * admin show_connections
@@ -327,6 +328,15 @@ public final class RclParser {
   private AlterConnection alterConnection() throws RclSyntaxException {
     in.expectKeyword("to", 0);
     DbRef at = dbRef(0);
+    Optional<TableRef> table = Optional.empty();
+    if (in.atKeyword("for")) {
+      int forAt = in.index();
+      in.next();
+      in.expectKeyword("replicate", forAt);
+      in.expectKeyword("table", forAt);
+      in.expectKeyword("named", forAt);
+      table = Optional.of(tableRef(forAt, "a replicate table name"));
+    }
     List<Setting> settings = new ArrayList<>();
     int previous = 0;
     do {
@@ -344,7 +354,7 @@ public final class RclParser {
         addSetting(settings, setting(start));
       }
     } while (in.acceptSymbol(',') || in.atKeyword("set"));
-    return new AlterConnection(at.dataserver(), at.database(), settings);
+    return new AlterConnection(at.dataserver(), at.database(), table, settings);
   }
 
   /** After {@code set}: {@code name to value}. */

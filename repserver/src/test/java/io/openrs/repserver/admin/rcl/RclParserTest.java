@@ -111,6 +111,9 @@ class RclParserTest {
             + " My_EC";
     String acEc = "alter connection to r.db set error class \"My EC\", set log transfer on";
     String acEc2 = "alter connection to r.db set ERROR CLASS TO 'ec2'";
+    String acTable =
+        "alter connection to r.db for replicate table named Shop.\"Big Tab\" set"
+            + " dsi_compile_enable to 'off', set dsi_command_convert to 'i2di'";
     String cs =
         "create subscription sub1 for orders_rd with replicate at pg2.sales"
             + " where region = 'EU''s' and amount > 10 with materialization";
@@ -467,6 +470,15 @@ class RclParserTest {
             acEc2,
             new AlterConnection(
                 "r", "db", List.of(new Setting("error_class", "ec2", acEc2.indexOf("ERROR") + 1)))),
+        Arguments.of(
+            acTable,
+            new AlterConnection(
+                "r",
+                "db",
+                Optional.of(TableRef.of("shop", "Big Tab")),
+                List.of(
+                    set(acTable, "dsi_compile_enable", "off"),
+                    set(acTable, "dsi_command_convert", "i2di")))),
         Arguments.of("shutdown", new Shutdown()),
         Arguments.of("  shutdown ;  ", new Shutdown()));
   }
@@ -630,7 +642,8 @@ class RclParserTest {
           cc.dataserver(), cc.database(), cc.profile(), zero(cc.settings()), cc.logTransfer());
     }
     if (c instanceof AlterConnection ac) {
-      return new AlterConnection(ac.dataserver(), ac.database(), zero(ac.settings()));
+      return new AlterConnection(
+          ac.dataserver(), ac.database(), ac.replicateTable(), zero(ac.settings()));
     }
     if (c instanceof ConfigureServer cs) {
       return new ConfigureServer(zero(List.of(cs.setting())).get(0));
