@@ -25,12 +25,12 @@ final class Scenarios {
   static final int TRANSACTIONS = Integer.getInteger("openrs.cs.transactions", 100);
 
   /**
-   * Whether primary-key updates leave large values alone: off by default until the first known bug
-   * of docs/consistency.md is fixed; {@code -Dopenrs.cs.keyUpdatesKeepLargeValues=true} turns it
-   * on.
+   * Whether primary-key updates leave large values alone (so a PostgreSQL primary sends them as
+   * unchanged TOAST values); {@code -Dopenrs.cs.keyUpdatesKeepLargeValues=false} makes them assign
+   * new large values too.
    */
   static final boolean KEY_UPDATES_KEEP_LARGE_VALUES =
-      Boolean.getBoolean("openrs.cs.keyUpdatesKeepLargeValues");
+      Boolean.parseBoolean(System.getProperty("openrs.cs.keyUpdatesKeepLargeValues", "true"));
 
   static final Duration DELIVERY = Duration.ofSeconds(180);
 

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -407,6 +408,13 @@ final class PostgresDialect implements SourceDialect {
     private boolean snapshotOpen;
     private final Materialization materialization; // materialization hook
 
+    /**
+     * The delete half of a primary-key update, held until the next record tells whether it is
+     * followed by its create half (then both become one {@code update}) or not (then it is sent as
+     * the delete it is).
+     */
+    private HeldDelete held;
+
     Mapper(TransactionAssembler out, AgentCounters counters) {
       this.out = out;
       this.counters = counters;
@@ -417,6 +425,9 @@ final class PostgresDialect implements SourceDialect {
 
     @Override
     public boolean map(SourceRecord record) throws InterruptedException {
+      if (held != null && !held.pairsWith(record)) {
+        releaseHeld();
+      }
       Map<String, ?> offset = record.sourceOffset();
       if (record.topic().equals(transactionTopic)) {
         Struct v = (Struct) record.value();
@@ -548,6 +559,14 @@ final class PostgresDialect implements SourceDialect {
         case "c":
           {
             var after = images.all(value.getStruct("after"));
+            if (held != null) {
+              // held.pairsWith(record) held (map released it otherwise): one key update.
+              var before = held.before();
+              held = null;
+              out.add((t, o) -> new LtlCommand.Update(t, o, table, before, after));
+              return;
+            }
+            refuseUnchanged(record, value, table, after);
             out.add((t, o) -> new LtlCommand.Insert(t, o, table, false, after));
             return;
           }
@@ -561,6 +580,11 @@ final class PostgresDialect implements SourceDialect {
         case "d":
           {
             var before = beforeImage(record, value, table);
+            Struct newKey = header(record, NEW_KEY_HEADER);
+            if (newKey != null && record.key() instanceof Struct oldKey) {
+              held = new HeldDelete(table, before, oldKey, newKey);
+              return;
+            }
             out.add((t, o) -> new LtlCommand.Delete(t, o, table, before));
             return;
           }
@@ -571,6 +595,52 @@ final class PostgresDialect implements SourceDialect {
           throw new AgentException(
               AgentException.Code.INTERNAL, "unknown change operation '" + op + "' on " + table);
       }
+    }
+
+    /** Sends the held delete as a delete: no create of the same key update followed it. */
+    private void releaseHeld() {
+      HeldDelete d = held;
+      held = null;
+      out.add((t, o) -> new LtlCommand.Delete(t, o, d.table(), d.before()));
+    }
+
+    /**
+     * An insert that is not the second half of a key update cannot carry a value the source did not
+     * provide: the replicate would store NULL (or the default) where the primary holds a value.
+     * Stop instead, naming where.
+     */
+    private void refuseUnchanged(
+        SourceRecord record, Struct value, TableName table, List<io.openrs.ltl.Column> after) {
+      List<String> missing = new ArrayList<>();
+      for (io.openrs.ltl.Column c : after) {
+        if (c.value() instanceof io.openrs.ltl.Value.Unchanged) {
+          missing.add(c.name());
+        }
+      }
+      if (missing.isEmpty()) {
+        return;
+      }
+      Struct src = value.getStruct("source");
+      Object lsn = src.schema().field("lsn") == null ? null : src.get("lsn");
+      Object txId = src.schema().field("txId") == null ? null : src.get("txId");
+      throw new AgentException(
+          AgentException.Code.INTERNAL,
+          "an insert into "
+              + table
+              + " (key "
+              + record.key()
+              + ", LSN "
+              + (lsn instanceof Number n ? lsnText(n.longValue()) : String.valueOf(lsn))
+              + ", transaction "
+              + txId
+              + ") lacks the value(s) of column(s) "
+              + missing
+              + " (the primary did not provide them: unchanged TOASTed values), and it is not"
+              + " the second half of a primary-key update (no delete of the same update,"
+              + " with header "
+              + NEW_KEY_HEADER
+              + ", came just before it); sending it would store NULL there at the replicates,"
+              + " so the agent stops");
     }
 
     private List<io.openrs.ltl.Column> beforeImage(
@@ -666,6 +736,7 @@ final class PostgresDialect implements SourceDialect {
 
     @Override
     public void close() {
+      held = null;
       if (catalog != null) {
         try {
           catalog.close();
@@ -674,6 +745,49 @@ final class PostgresDialect implements SourceDialect {
         }
       }
     }
+  }
+
+  /** Header of the delete half of a primary-key update: the row's new key (Debezium). */
+  static final String NEW_KEY_HEADER = "__debezium.newkey";
+
+  /** Header of the create half of a primary-key update: the row's old key (Debezium). */
+  static final String OLD_KEY_HEADER = "__debezium.oldkey";
+
+  /**
+   * The delete half of a primary-key update: Debezium emits an update that changes the key as a
+   * delete of the old key (header {@link #NEW_KEY_HEADER}) followed at once by a create of the new
+   * key (header {@link #OLD_KEY_HEADER}), the create's TOASTed columns the source did not provide
+   * holding the placeholder.
+   */
+  record HeldDelete(
+      TableName table, List<io.openrs.ltl.Column> before, Struct oldKey, Struct newKey) {
+
+    /** Whether {@code record} is this update's create half. */
+    boolean pairsWith(SourceRecord record) {
+      if (!(record.value() instanceof Struct v)
+          || v.schema().field("op") == null
+          || !"c".equals(v.getString("op"))
+          || !newKey.equals(record.key())) {
+        return false;
+      }
+      Struct src = v.getStruct("source");
+      if (!table.schema().equals(src.getString("schema"))
+          || !table.table().equals(src.getString("table"))) {
+        return false;
+      }
+      return oldKey.equals(header(record, OLD_KEY_HEADER));
+    }
+  }
+
+  /** The last header {@code name} of {@code record} when it holds a struct, else null. */
+  static Struct header(SourceRecord record, String name) {
+    Header h = record.headers().lastWithName(name);
+    return h != null && h.value() instanceof Struct s ? s : null;
+  }
+
+  /** An LSN as PostgreSQL writes it ({@code 16/B374D848}). */
+  static String lsnText(long lsn) {
+    return String.format(java.util.Locale.ROOT, "%X/%X", lsn >>> 32, lsn & 0xFFFF_FFFFL);
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.openrs.repagent;
 
-import io.openrs.ltl.ByteBuilder;
 import io.openrs.ltl.Oqid;
 import io.openrs.wire.BatchAnswer;
 import io.openrs.wire.LtlClient;
@@ -64,7 +63,7 @@ final class Sender implements RecordHandler.DurablePoint {
   private Oqid lastSent;
   private long commandsSinceAsk;
   private long lastAskNanos;
-  private final ByteBuilder batch;
+  private int batchSize;
   private final List<LtlChunk> batchChunks = new ArrayList<>();
 
   Sender(
@@ -84,7 +83,6 @@ final class Sender implements RecordHandler.DurablePoint {
     this.onFailure = onFailure;
     this.skipUpTo = client.welcome().truncationPoint();
     skipUpTo.ifPresent(durable::set);
-    this.batch = new ByteBuilder(Math.min(this.batchBytes + 1024, 1 << 20));
     this.thread = new Thread(this::run, "rs-repagent-sender-" + agent);
     this.thread.setDaemon(true);
   }
@@ -185,7 +183,7 @@ final class Sender implements RecordHandler.DurablePoint {
         }
         addToBatch(first);
         LtlChunk next;
-        while ((next = queue.peek()) != null && batch.size() + next.text().length <= batchBytes) {
+        while ((next = queue.peek()) != null && batchSize + next.text().length <= batchBytes) {
           addToBatch(queue.poll());
         }
         sendBatch();
@@ -217,7 +215,7 @@ final class Sender implements RecordHandler.DurablePoint {
       counters.add(AgentCounter.RA_COMMANDS_SKIPPED, c.commands());
       return;
     }
-    batch.append(c.text());
+    batchSize += c.text().length;
     batchChunks.add(c);
   }
 
@@ -225,7 +223,17 @@ final class Sender implements RecordHandler.DurablePoint {
     if (batchChunks.isEmpty()) {
       return;
     }
-    byte[] text = batch.toByteArray();
+    byte[] text;
+    if (batchChunks.size() == 1) {
+      text = batchChunks.get(0).text(); // owned by the sender once offered
+    } else {
+      text = new byte[batchSize];
+      int at = 0;
+      for (LtlChunk c : batchChunks) {
+        System.arraycopy(c.text(), 0, text, at, c.text().length);
+        at += c.text().length;
+      }
+    }
     int commands = 0;
     for (LtlChunk c : batchChunks) {
       commands += c.commands();
@@ -250,7 +258,7 @@ final class Sender implements RecordHandler.DurablePoint {
     }
     lastSent = batchChunks.get(batchChunks.size() - 1).lastOqid();
     commandsSinceAsk += commands;
-    batch.reset();
+    batchSize = 0;
     batchChunks.clear();
     answer.whenComplete(
         (a, err) -> {

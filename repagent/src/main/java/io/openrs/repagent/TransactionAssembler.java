@@ -65,6 +65,16 @@ final class TransactionAssembler implements AutoCloseable {
   private OutputStream spillOut;
   private Oqid lastEmitted;
 
+  /**
+   * For the commands whose text is in {@code memory} (none spilled yet): where each line ends and
+   * where its {@code " oqid 0x"} mark starts, so the commit patches and cuts without scanning the
+   * text again.
+   */
+  private int[] lineEnds = new int[256];
+
+  private int[] marks = new int[256];
+  private int lines;
+
   TransactionAssembler(
       int prefixBytes,
       int chunkBytes,
@@ -170,6 +180,7 @@ final class TransactionAssembler implements AutoCloseable {
     beginTime = null;
     nextIndex = 0;
     rows = 0;
+    lines = 0;
     memory.reset();
     if (spillOut != null) {
       try {
@@ -202,7 +213,17 @@ final class TransactionAssembler implements AutoCloseable {
   }
 
   private void write(LtlCommand command) {
+    int start = memory.size();
     writer.write(command, memory);
+    if (spill == null) {
+      if (lines == lineEnds.length) {
+        lineEnds = java.util.Arrays.copyOf(lineEnds, lines * 2);
+        marks = java.util.Arrays.copyOf(marks, lines * 2);
+      }
+      lineEnds[lines] = memory.size();
+      marks[lines] = mark(memory.array(), start, memory.size() - start);
+      lines++;
+    }
     if (memory.size() >= memoryLimit) {
       try {
         if (spillOut == null) {
@@ -218,14 +239,58 @@ final class TransactionAssembler implements AutoCloseable {
         }
         spillOut.write(memory.array(), 0, memory.size());
         memory.reset();
+        lines = 0;
       } catch (IOException e) {
         throw new UncheckedIOException("cannot spill transaction " + tran + " to " + spill, e);
       }
     }
   }
 
-  /** Reads the transaction's text back line by line, patches the OQIDs, sends chunks. */
+  /** Patches the OQIDs of the transaction's text and sends it in chunks. */
   private void emit(byte[] prefix, Instant commitTime) throws IOException, InterruptedException {
+    if (spill == null) {
+      emitFromMemory(prefix, commitTime);
+    } else {
+      emitSpilled(prefix, commitTime);
+    }
+  }
+
+  /** The whole text is in memory and its lines are known: patch in place, cut whole chunks. */
+  private void emitFromMemory(byte[] prefix, Instant commitTime) throws InterruptedException {
+    byte[] prefixHex = hex(prefix);
+    byte[] a = memory.array();
+    int chunkStart = 0;
+    int chunkCommands = 0;
+    int lineStart = 0;
+    for (int i = 0; i < lines; i++) {
+      int lineEnd = lineEnds[i];
+      if (chunkCommands > 0 && lineEnd - chunkStart > chunkBytes) {
+        send(
+            java.util.Arrays.copyOfRange(a, chunkStart, lineStart),
+            chunkCommands,
+            prefix,
+            i - 1,
+            Optional.empty());
+        chunkStart = lineStart;
+        chunkCommands = 0;
+      }
+      System.arraycopy(prefixHex, 0, a, marks[i] + OQID_MARK.length, prefixHex.length);
+      chunkCommands++;
+      lineStart = lineEnd;
+    }
+    if (chunkCommands > 0) {
+      send(
+          java.util.Arrays.copyOfRange(a, chunkStart, lineStart),
+          chunkCommands,
+          prefix,
+          lines - 1,
+          Optional.of(commitTime));
+    }
+  }
+
+  /** Reads the spilled transaction's text back line by line, patches the OQIDs, sends chunks. */
+  private void emitSpilled(byte[] prefix, Instant commitTime)
+      throws IOException, InterruptedException {
     InputStream in = new ByteArrayInputStream(memory.array(), 0, memory.size());
     if (spillOut != null) {
       spillOut.close();
@@ -252,7 +317,7 @@ final class TransactionAssembler implements AutoCloseable {
           }
           int lineLength = i + 1 - start;
           if (chunkCommands > 0 && chunk.size() + lineLength > chunkBytes) {
-            send(chunk, chunkCommands, prefix, index - 1, Optional.empty());
+            send(chunk.toByteArray(), chunkCommands, prefix, index - 1, Optional.empty());
             chunk.reset();
             chunkCommands = 0;
           }
@@ -277,15 +342,15 @@ final class TransactionAssembler implements AutoCloseable {
       }
     }
     if (chunkCommands > 0) {
-      send(chunk, chunkCommands, prefix, index - 1, Optional.of(commitTime));
+      send(chunk.toByteArray(), chunkCommands, prefix, index - 1, Optional.of(commitTime));
     }
   }
 
   private void send(
-      ByteBuilder chunk, int commands, byte[] prefix, long lastIndex, Optional<Instant> commit)
+      byte[] text, int commands, byte[] prefix, long lastIndex, Optional<Instant> commit)
       throws InterruptedException {
     Oqid last = oqid(prefix, lastIndex);
-    sink.accept(new LtlChunk(chunk.toByteArray(), commands, last, commit));
+    sink.accept(new LtlChunk(text, commands, last, commit));
     lastEmitted = last;
   }
 
@@ -299,11 +364,16 @@ final class TransactionAssembler implements AutoCloseable {
   }
 
   private void patch(byte[] a, int lineStart, int lineLength, byte[] prefixHex) {
+    int at = mark(a, lineStart, lineLength);
+    System.arraycopy(prefixHex, 0, a, at + OQID_MARK.length, prefixHex.length);
+  }
+
+  /** Where the line's {@code " oqid 0x"} mark starts (it comes before any value). */
+  private int mark(byte[] a, int lineStart, int lineLength) {
     int end = lineStart + lineLength - OQID_MARK.length;
     for (int i = lineStart; i <= end; i++) {
       if (a[i] == ' ' && a[i + 1] == 'o' && matches(a, i)) {
-        System.arraycopy(prefixHex, 0, a, i + OQID_MARK.length, prefixHex.length);
-        return;
+        return i;
       }
     }
     throw new IllegalStateException("an LTL line without ' oqid 0x': " + tran);

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -47,13 +46,89 @@ public final class ValueConverter {
     if (value == null) {
       return Value.NULL;
     }
-    String name = schema.name();
-    if (name != null) {
-      Value v = logical(name, schema, value);
-      if (v != null) {
-        return v;
+    Logical kind = schema.name() == null ? null : Logical.of(schema.name());
+    if (kind != null) {
+      return logical(kind, value);
+    }
+    return plain(schema, value);
+  }
+
+  /** Converts values of one schema, which it resolved once (same results as {@link #convert}). */
+  @FunctionalInterface
+  interface Converter {
+    Value convert(Object value);
+  }
+
+  /** A {@link Converter} for values of {@code schema}. */
+  Converter converterFor(Schema schema) {
+    Logical kind = schema.name() == null ? null : Logical.of(schema.name());
+    if (kind != null) {
+      return v -> v == null ? Value.NULL : logical(kind, v);
+    }
+    return v -> v == null ? Value.NULL : plain(schema, v);
+  }
+
+  /** The logical types Debezium's connectors produce that map to their own LTL kinds. */
+  enum Logical {
+    DECIMAL,
+    VARIABLE_SCALE_DECIMAL,
+    DATE,
+    CONNECT_DATE,
+    TIME,
+    MICRO_TIME,
+    NANO_TIME,
+    TIMESTAMP,
+    MICRO_TIMESTAMP,
+    NANO_TIMESTAMP,
+    CONNECT_TIMESTAMP,
+    ZONED_TIMESTAMP,
+    UUID,
+    JSON,
+    BITS,
+    YEAR;
+
+    static Logical of(String name) {
+      switch (name) {
+        case "org.apache.kafka.connect.data.Decimal":
+          return DECIMAL;
+        case "io.debezium.data.VariableScaleDecimal":
+          return VARIABLE_SCALE_DECIMAL;
+        case "io.debezium.time.Date":
+          return DATE;
+        case "org.apache.kafka.connect.data.Date":
+          return CONNECT_DATE;
+        case "io.debezium.time.Time":
+          return TIME;
+        case "io.debezium.time.MicroTime":
+          return MICRO_TIME;
+        case "io.debezium.time.NanoTime":
+          return NANO_TIME;
+        case "io.debezium.time.Timestamp":
+          return TIMESTAMP;
+        case "io.debezium.time.MicroTimestamp":
+          return MICRO_TIMESTAMP;
+        case "io.debezium.time.NanoTimestamp":
+          return NANO_TIMESTAMP;
+        case "org.apache.kafka.connect.data.Timestamp":
+          return CONNECT_TIMESTAMP;
+        case "io.debezium.time.ZonedTimestamp":
+          return ZONED_TIMESTAMP;
+        case "io.debezium.data.Uuid":
+          return UUID;
+        case "io.debezium.data.Json":
+          return JSON;
+        case "io.debezium.data.Bits":
+          return BITS;
+        case "io.debezium.time.Year":
+          return YEAR;
+        default:
+          return null;
       }
     }
+  }
+
+  /** A value of a schema without a logical type of its own. */
+  private Value plain(Schema schema, Object value) {
     switch (schema.type()) {
       case INT8:
         return new Value.Int16(((Number) value).shortValue());
@@ -94,26 +169,26 @@ public final class ValueConverter {
     }
   }
 
-  private Value logical(String name, Schema schema, Object value) {
-    switch (name) {
-      case "org.apache.kafka.connect.data.Decimal":
+  private static Value logical(Logical kind, Object value) {
+    switch (kind) {
+      case DECIMAL:
         return new Value.Decimal((BigDecimal) value);
-      case "io.debezium.data.VariableScaleDecimal":
+      case VARIABLE_SCALE_DECIMAL:
         {
           Struct s = (Struct) value;
           byte[] unscaled = bytes(s.get("value"));
           return new Value.Decimal(new BigDecimal(new BigInteger(unscaled), s.getInt32("scale")));
         }
-      case "io.debezium.time.Date":
+      case DATE:
         return new Value.Date(LocalDate.ofEpochDay(((Number) value).longValue()));
-      case "org.apache.kafka.connect.data.Date":
+      case CONNECT_DATE:
         return new Value.Date(
             LocalDate.ofEpochDay(Math.floorDiv(((java.util.Date) value).getTime(), 86_400_000L)));
-      case "io.debezium.time.Time":
+      case TIME:
         return time(((Number) value).longValue() * 1000L);
-      case "io.debezium.time.MicroTime":
+      case MICRO_TIME:
         return time(((Number) value).longValue());
-      case "io.debezium.time.NanoTime":
+      case NANO_TIME:
         {
           long nanos = ((Number) value).longValue();
           if (nanos % 1000 != 0) {
@@ -121,34 +196,34 @@ public final class ValueConverter {
           }
           return time(nanos / 1000);
         }
-      case "io.debezium.time.Timestamp":
+      case TIMESTAMP:
         return new Value.Timestamp(localDateTime(((Number) value).longValue() * 1000L));
-      case "io.debezium.time.MicroTimestamp":
+      case MICRO_TIMESTAMP:
         return new Value.Timestamp(localDateTime(((Number) value).longValue()));
-      case "io.debezium.time.NanoTimestamp":
+      case NANO_TIMESTAMP:
         {
           long nanos = ((Number) value).longValue();
           return new Value.Timestamp(localDateTime(Math.floorDiv(nanos, 1000L)));
         }
-      case "org.apache.kafka.connect.data.Timestamp":
+      case CONNECT_TIMESTAMP:
         return new Value.Timestamp(
             localDateTime(Math.multiplyExact(((java.util.Date) value).getTime(), 1000L)));
-      case "io.debezium.time.ZonedTimestamp":
+      case ZONED_TIMESTAMP:
         try {
           return new Value.TimestampTz(OffsetDateTime.parse((String) value));
         } catch (DateTimeParseException e) {
           return new Value.Text((String) value);
         }
-      case "io.debezium.data.Uuid":
-        return new Value.Uuid(UUID.fromString((String) value));
-      case "io.debezium.data.Json":
+      case UUID:
+        return new Value.Uuid(java.util.UUID.fromString((String) value));
+      case JSON:
         return new Value.Json((String) value);
-      case "io.debezium.data.Bits":
+      case BITS:
         return new Value.Binary(bytes(value));
-      case "io.debezium.time.Year":
+      case YEAR:
         return new Value.Int32(((Number) value).intValue());
       default:
-        return null;
+        throw new IllegalStateException("no conversion for " + kind);
     }
   }
 

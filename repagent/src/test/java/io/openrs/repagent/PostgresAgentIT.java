@@ -211,6 +211,78 @@ class PostgresAgentIT {
     assertThat(changes.get(3)).isInstanceOf(LtlCommand.Truncate.class);
   }
 
+  /**
+   * Debezium splits an update of the primary key into a delete of the old key and a create of the
+   * new one, whose unchanged TOASTed column holds the placeholder. The agent joins the two into one
+   * {@code update} (before: the old key; after: the new key and {@code unchanged}), which the DSI
+   * applies as an UPDATE that leaves the column as it is. With REPLICA IDENTITY FULL both images
+   * are whole rows.
+   */
+  @Test
+  void primaryKeyUpdateArrivesAsOneUpdateKeepingUnchangedValues() throws Exception {
+    TestPostgres.exec(
+        "CREATE TABLE " + t("docs") + " (id int PRIMARY KEY, owner int, body text)",
+        "ALTER TABLE " + t("docs") + " ALTER COLUMN body SET STORAGE EXTERNAL",
+        "CREATE TABLE " + t("fulldocs") + " (id int PRIMARY KEY, body text)",
+        "ALTER TABLE " + t("fulldocs") + " ALTER COLUMN body SET STORAGE EXTERNAL",
+        "ALTER TABLE " + t("fulldocs") + " REPLICA IDENTITY FULL");
+    startStreaming(Map.of());
+    String body = "toasted " + "z".repeat(20_000);
+    try (Connection c = TestPostgres.connect()) {
+      for (String insert :
+          List.of(
+              "INSERT INTO " + t("docs") + " VALUES (1, 0, ?)",
+              "INSERT INTO " + t("docs") + " VALUES (2, 0, ?)",
+              "INSERT INTO " + t("fulldocs") + " VALUES (1, ?)")) {
+        try (var ps = c.prepareStatement(insert)) {
+          ps.setString(1, body);
+          ps.executeUpdate();
+        }
+      }
+      try (Statement s = c.createStatement()) {
+        s.execute("UPDATE " + t("docs") + " SET id = 11 WHERE id = 1");
+        // Two key updates in one statement, then a delete, in one transaction: the pairs are
+        // told apart and the delete stays a delete.
+        c.setAutoCommit(false);
+        s.execute("UPDATE " + t("docs") + " SET id = id + 100, owner = 5");
+        s.execute("DELETE FROM " + t("docs") + " WHERE id = 111");
+        c.commit();
+        c.setAutoCommit(true);
+        s.execute("UPDATE " + t("fulldocs") + " SET id = 2 WHERE id = 1");
+      }
+    }
+    await().atMost(WAIT).until(() -> h.outboundChanges().size() == 8);
+    List<LtlCommand.InTransaction> changes = h.outboundChanges();
+    Column unchanged = new Column("body", Value.UNCHANGED);
+    LtlCommand.Update u = (LtlCommand.Update) changes.get(3);
+    assertThat(u.table().table()).isEqualTo("docs");
+    assertThat(u.before()).containsExactly(new Column("id", new Value.Int32(1)));
+    assertThat(u.after())
+        .containsExactly(
+            new Column("id", new Value.Int32(11)),
+            new Column("owner", new Value.Int32(0)),
+            unchanged);
+    Map<Integer, Integer> moved = new HashMap<>();
+    for (int i = 4; i < 6; i++) {
+      LtlCommand.Update m = (LtlCommand.Update) changes.get(i);
+      int from = ((Value.Int32) m.before().get(0).value()).value();
+      assertThat(m.after().get(1)).isEqualTo(new Column("owner", new Value.Int32(5)));
+      assertThat(m.after().get(2)).isEqualTo(unchanged);
+      moved.put(from, ((Value.Int32) m.after().get(0).value()).value());
+    }
+    assertThat(moved).containsOnly(Map.entry(11, 111), Map.entry(2, 102));
+    assertThat(((LtlCommand.Delete) changes.get(6)).before())
+        .containsExactly(new Column("id", new Value.Int32(111)));
+    LtlCommand.Update full = (LtlCommand.Update) changes.get(7);
+    assertThat(full.before())
+        .containsExactly(
+            new Column("id", new Value.Int32(1)), new Column("body", new Value.Text(body)));
+    // With the whole old row at hand Debezium fills the unchanged value in.
+    assertThat(full.after())
+        .containsExactly(
+            new Column("id", new Value.Int32(2)), new Column("body", new Value.Text(body)));
+  }
+
   @Test
   void fullReplicaIdentityGivesTheWholeBeforeImage() throws Exception {
     TestPostgres.exec(

@@ -18,7 +18,23 @@ import org.junit.jupiter.api.Test;
 
 class ValueConverterTest {
 
-  private final ValueConverter c = new ValueConverter();
+  private final ValueConverter converter = new ValueConverter();
+
+  /**
+   * Converts through both paths, {@link ValueConverter#convert} and the per-schema converter row
+   * images use, which must agree.
+   */
+  private final Conversions c = new Conversions();
+
+  private final class Conversions {
+    Value convert(Schema schema, Object value) {
+      Value direct = converter.convert(schema, value);
+      assertThat(converter.converterFor(schema).convert(value))
+          .as("the per-schema converter of %s", schema)
+          .isEqualTo(direct);
+      return direct;
+    }
+  }
 
   private static Schema named(Schema.Type type, String name) {
     return SchemaBuilder.type(type).name(name).optional().build();

@@ -57,7 +57,7 @@ public final class Workload {
    * @param paceMillis pause of each client between its transactions (a rate, not a wait)
    * @param postgresOnly every database of the scenario is PostgreSQL (wider value domains)
    * @param keyUpdatesKeepLargeValues primary-key updates leave the large text columns as they are
-   *     (false: they also assign them a new value; see the known bugs in docs/consistency.md)
+   *     (unchanged TOAST values at a PostgreSQL primary); false: they also assign them a new value
    */
   public record Settings(
       int clients,
