@@ -299,7 +299,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
 
   @Override
   public Map<ByteBuffer, ByteBuffer> initialOffsets() {
-    return resume.offsets();
+    return dialect.restartOffsets(resume.offsets());
   }
 
   @Override

@@ -326,6 +326,11 @@ final class PostgresDialect implements SourceDialect {
   }
 
   @Override
+  public Map<ByteBuffer, ByteBuffer> restartOffsets(Map<ByteBuffer, ByteBuffer> stored) {
+    return PostgresResumeOffsets.safeToRestart(stored);
+  }
+
+  @Override
   public Properties connectorProperties() {
     Properties p = new Properties();
     p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");

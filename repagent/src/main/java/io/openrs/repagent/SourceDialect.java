@@ -1,5 +1,7 @@
 package io.openrs.repagent;
 
+import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -31,6 +33,15 @@ interface SourceDialect {
    *     {@link AgentException.Code#SOURCE_UNAVAILABLE} when the primary cannot be reached
    */
   void prepare();
+
+  /**
+   * The stored offsets as the connector should read them at start: by default unchanged; a dialect
+   * whose connector could resume inside a transaction from them makes them safe ({@link
+   * PostgresResumeOffsets}).
+   */
+  default Map<ByteBuffer, ByteBuffer> restartOffsets(Map<ByteBuffer, ByteBuffer> stored) {
+    return stored;
+  }
 
   /** The connector's properties (the common engine properties are added by the session). */
   Properties connectorProperties();
