@@ -609,6 +609,7 @@ final class FileStableQueue implements StableQueue {
         id,
         state.get(),
         waitingForSegment,
+        Duration.ofNanos(stats.segWaitSoFar(clock.monotonicTime())),
         first,
         writeSegment,
         held,
