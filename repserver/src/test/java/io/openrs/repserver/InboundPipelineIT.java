@@ -262,6 +262,45 @@ class InboundPipelineIT {
     assertThat(counter("Duplicates", "NRM")).isEqualTo(90);
   }
 
+  /**
+   * Invariant 2 for the resume position: the answer to the GetTruncation that follows a StoreResume
+   * is sent only once the blob is in the RSSD, so the agent may commit the blob's offsets to its
+   * source (the PostgreSQL slot) as soon as it has that answer.
+   */
+  @Test
+  void theTruncationAnswerAfterAResumeBlobMeansTheBlobIsSaved() throws Exception {
+    start(Map.of());
+    configure();
+    Origin o = new Origin();
+    List<LtlCommand> stream = new ArrayList<>();
+    for (int t = 1; t <= 5; t++) {
+      stream.add(o.begin(t));
+      stream.add(o.insert(t, ORDERS, id(t), col("region", "EU"), col("note", "n")));
+      stream.add(o.commit(t));
+    }
+    Oqid last = ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
+    try (LtlClient client = connect()) {
+      sendAll(client, o, stream, 5);
+      awaitTruncation(client, last);
+      for (int i = 1; i <= 20; i++) {
+        String blob = "offsets-" + i;
+        client.storeResume(last, blob.getBytes(StandardCharsets.UTF_8));
+        Optional<Oqid> answer = client.truncation().get(10, TimeUnit.SECONDS);
+        assertThat(answer).contains(last);
+        // No waiting: the answer came after the save.
+        assertThat(new String(server.locatorOf("pds", "pdb").resumeBlob(), StandardCharsets.UTF_8))
+            .as("the blob in the RSSD when the answer arrived")
+            .isEqualTo(blob);
+      }
+      // A blob covering more than is durable is not vouched for: the answer stays below it.
+      Oqid beyond = o.commit(99).oqid();
+      client.storeResume(beyond, "too-early".getBytes(StandardCharsets.UTF_8));
+      assertThat(client.truncation().get(10, TimeUnit.SECONDS)).contains(last);
+      assertThat(new String(server.locatorOf("pds", "pdb").resumeBlob(), StandardCharsets.UTF_8))
+          .isEqualTo("offsets-20");
+    }
+  }
+
   @Test
   void aTinySqtCacheStillDeliversTransactionsLargerThanTheCache() throws Exception {
     start(Map.of("sqt_max_cache_size", String.valueOf(1024 * 1024)));

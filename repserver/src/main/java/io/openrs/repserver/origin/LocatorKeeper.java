@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * everything up to that OQID is durable in the inbound queue, so the stored blob is never ahead of
  * the data (an agent restarted from it cannot skip a change the server does not hold).
  *
- * <p>{@link #save()} runs on the server's RSSD writer thread; the other methods on any thread.
+ * <p>{@link #save()} and {@link #saveAndAnswer()} run on the server's RSSD writer thread (and once
+ * at close); they are synchronized. The other methods run on any thread.
  */
 public final class LocatorKeeper {
 
@@ -29,6 +30,10 @@ public final class LocatorKeeper {
   private final AtomicReference<Resume> pending = new AtomicReference<>();
   private volatile byte[] savedBlob;
   private volatile Oqid savedOqid;
+
+  /** {@code coveredUpTo} of the last blob saved by this server run (null before the first). */
+  private volatile Oqid savedCover;
+
   private final AtomicLong updates = new AtomicLong();
 
   public LocatorKeeper(OriginState origin, LocatorsTable locators, Optional<Locator> stored) {
@@ -39,9 +44,35 @@ public final class LocatorKeeper {
         stored.filter(l -> l.oqid().length > 0).map(l -> Oqid.of(l.oqid())).orElse(null);
   }
 
-  /** The agent hands a resume blob covering everything up to {@code coveredUpTo}. */
+  /**
+   * The agent hands a resume blob covering everything up to {@code coveredUpTo}; one covering less
+   * than the blob saved last is ignored.
+   */
   public void offerResume(Oqid coveredUpTo, byte[] blob) {
+    Oqid saved = savedCover;
+    if (saved != null && coveredUpTo.compareTo(saved) < 0) {
+      return;
+    }
     pending.set(new Resume(coveredUpTo, blob.clone()));
+  }
+
+  /**
+   * The answer to a {@code GetTruncation}: saves the locator and the pending resume blob (if the
+   * durable locator covers it), then returns the durable locator as it was before the save, so
+   * every blob offered before the call whose {@code coveredUpTo} is at or below the answer is in
+   * the RSSD. If the RSSD write fails, the answer falls to the {@code coveredUpTo} of the last blob
+   * saved (none if none this run), so it never vouches for a blob that is not saved.
+   */
+  public synchronized Optional<Oqid> saveAndAnswer() {
+    Optional<Oqid> durable = origin.durableOqid();
+    if (save() || durable.isEmpty()) {
+      return durable;
+    }
+    Oqid saved = savedCover;
+    if (saved == null) {
+      return Optional.empty();
+    }
+    return Optional.of(saved.compareTo(durable.get()) < 0 ? saved : durable.get());
   }
 
   /** The resume blob handed to the next agent that connects: the last one saved. */
@@ -51,12 +82,12 @@ public final class LocatorKeeper {
 
   /**
    * Writes the durable locator (and a pending resume blob it now covers) to the RSSD if either
-   * moved since the last write ({@code UpdsRslocater}).
+   * moved since the last write ({@code UpdsRslocater}). False if the RSSD write failed.
    */
-  public void save() {
+  public synchronized boolean save() {
     Optional<Oqid> durable = origin.durableOqid();
     if (durable.isEmpty()) {
-      return;
+      return true;
     }
     Oqid oqid = durable.get();
     Resume r = pending.get();
@@ -69,7 +100,7 @@ public final class LocatorKeeper {
       if (blob != null) {
         pending.compareAndSet(r, null);
       }
-      return;
+      return true;
     }
     try {
       locators.save(origin.connectionId(), oqid.toBytes(), blob);
@@ -77,10 +108,13 @@ public final class LocatorKeeper {
       savedOqid = oqid;
       if (blob != null) {
         savedBlob = blob;
+        savedCover = r.coveredUpTo();
         pending.compareAndSet(r, null);
       }
+      return true;
     } catch (RuntimeException e) {
       LOG.warn("could not save the locator of {} in the RSSD: {}", origin.name(), e.toString());
+      return false;
     }
   }
 
