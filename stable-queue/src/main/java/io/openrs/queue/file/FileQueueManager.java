@@ -229,8 +229,8 @@ public final class FileQueueManager implements AutoCloseable {
    */
   int reserveSegments() {
     int k = 0;
-    for (QueueId q : open.keySet()) {
-      if (q.type() == QueueType.OUTBOUND) {
+    for (FileStableQueue q : open.values()) {
+      if (q.id().type() == QueueType.OUTBOUND && q.hasReaders()) {
         k++;
       }
     }

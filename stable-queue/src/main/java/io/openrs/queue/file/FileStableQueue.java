@@ -520,6 +520,12 @@ final class FileStableQueue implements StableQueue {
     }
   }
 
+  boolean hasReaders() {
+    synchronized (readers) {
+      return !readers.isEmpty();
+    }
+  }
+
   List<String> readerNames() {
     synchronized (readers) {
       return List.copyOf(readers.keySet());

@@ -63,6 +63,7 @@ class OutboundReserveTest {
     try (QueueFixture fx = new QueueFixture(dir, 6 * MIB, Clock.SYSTEM)) {
       StableQueue out = fx.manager.createQueue(OUT, SMALL);
       StableQueue in = fx.manager.createQueue(IN, SMALL.withWriteRequestLimitBytes(64 * 1024));
+      assertThat(fx.manager.reserveSegments()).as("an outbound queue no one reads").isZero();
       QueueReader dsi = out.openReader("DSI");
       QueueReader dist = in.openReader("DIST");
       assertThat(fx.manager.reserveSegments()).as("one outbound queue: 1 + 1").isEqualTo(2);
