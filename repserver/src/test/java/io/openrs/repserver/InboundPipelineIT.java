@@ -301,6 +301,61 @@ class InboundPipelineIT {
     }
   }
 
+  /**
+   * {@code sqm_warning_thr1} from the configuration, then changed by {@code configure replication
+   * server} (saved in the RSSD): the server warns when partition use rises above it and cancels the
+   * warning when the threshold moves above the use, within seconds.
+   */
+  @Test
+  void stableStorageWarningsFollowSqmWarningThr1() throws Exception {
+    ch.qos.logback.classic.Logger managerLog =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(io.openrs.queue.file.FileQueueManager.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+        new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Level level = managerLog.getLevel();
+    managerLog.setLevel(ch.qos.logback.classic.Level.INFO); // the CANCEL line is INFO
+    managerLog.addAppender(log);
+    try {
+      // The inbound and the outbound queue hold a 4 MiB segment each: 8 of 512 MiB, above 1 %.
+      start(Map.of("sqm_warning_thr1", "1"));
+      configure();
+      Origin o = new Origin();
+      List<LtlCommand> stream =
+          List.of(
+              o.begin(1),
+              o.insert(1, ORDERS, id(1), col("region", "EU"), col("note", "n")),
+              o.commit(1));
+      try (LtlClient client = connect()) {
+        sendAll(client, o, stream, 3);
+        awaitTruncation(client, ((LtlCommand.InTransaction) stream.get(2)).oqid());
+      }
+      await()
+          .atMost(WAIT)
+          .ignoreExceptions()
+          .until(
+              () -> logged(log, "WARNING: Stable Storage Use is Above 1 percent"),
+              Boolean.TRUE::equals);
+      server.rssd().config().setServerValue("sqm_warning_thr1", "50");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptions()
+          .until(
+              () -> logged(log, "CANCEL WARNING: Stable Storage Use is Below 50 percent"),
+              Boolean.TRUE::equals);
+    } finally {
+      managerLog.detachAppender(log);
+      managerLog.setLevel(level);
+    }
+  }
+
+  private static boolean logged(
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log,
+      String text) {
+    return List.copyOf(log.list).stream().anyMatch(e -> e.getFormattedMessage().contains(text));
+  }
+
   @Test
   void aTinySqtCacheStillDeliversTransactionsLargerThanTheCache() throws Exception {
     start(Map.of("sqt_max_cache_size", String.valueOf(1024 * 1024)));
