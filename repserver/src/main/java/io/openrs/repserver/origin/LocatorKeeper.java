@@ -60,19 +60,16 @@ public final class LocatorKeeper {
    * The answer to a {@code GetTruncation}: saves the locator and the pending resume blob (if the
    * durable locator covers it), then returns the durable locator as it was before the save, so
    * every blob offered before the call whose {@code coveredUpTo} is at or below the answer is in
-   * the RSSD. If the RSSD write fails, the answer falls to the {@code coveredUpTo} of the last blob
-   * saved (none if none this run), so it never vouches for a blob that is not saved.
+   * the RSSD (or was replaced by a later one that is). If the RSSD write fails while a blob waits,
+   * the answer is empty: it vouches for no blob (a cover alone does not name a blob: a later blob
+   * may cover the same OQID with newer offsets).
    */
   public synchronized Optional<Oqid> saveAndAnswer() {
     Optional<Oqid> durable = origin.durableOqid();
-    if (save() || durable.isEmpty()) {
+    if (save() || pending.get() == null) {
       return durable;
     }
-    Oqid saved = savedCover;
-    if (saved == null) {
-      return Optional.empty();
-    }
-    return Optional.of(saved.compareTo(durable.get()) < 0 ? saved : durable.get());
+    return Optional.empty();
   }
 
   /** The resume blob handed to the next agent that connects: the last one saved. */
