@@ -141,9 +141,8 @@ class FaultsIT {
    * equals the primary and the counters show the waits.
    *
    * <p>With {@code holdAgentWhileDraining}, log transfer is suspended before the connection is
-   * resumed and resumed once the outbound queue got its space back: without that the inbound queue
-   * may take every freed segment, and DIST then waits for an outbound segment forever
-   * (docs/consistency.md, known bugs).
+   * resumed and resumed once the queues stopped waiting: the agent then reconnects from the resume
+   * blob the server saved, which must still be available in the slot.
    */
   static void partitionFull(
       Path dir,
@@ -178,9 +177,15 @@ class FaultsIT {
           p.admin().show("admin disk_space"),
           p.admin().show("admin who"),
           p.admin().show("admin who, sqm"));
+      // Full but for the outbound reserve: an inbound writer leaves (outbound queues + 1) = 2 of
+      // the 8 segments free (docs/stable-queue.md, "The outbound reserve"), which the outbound
+      // queue may have taken meanwhile.
       assertThat(p.admin().rows("admin disk_space"))
           .singleElement()
-          .satisfies(d -> assertThat(d.get("used_percent")).isEqualTo("100"));
+          .satisfies(
+              d ->
+                  assertThat(Double.parseDouble(d.get("used_percent")))
+                      .isGreaterThanOrEqualTo(75.0));
       // The agent is held back: nothing more becomes durable, so it releases no more of the
       // primary's log while the workload goes on.
       long mark = Scenarios.awaitStep(p, w, w.committed());

@@ -62,7 +62,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   private ResumeBlob.Contents resume = ResumeBlob.Contents.empty();
   private Optional<Oqid> startPoint = Optional.empty();
   private volatile boolean closing;
-  private volatile CompletableFuture<Optional<Oqid>> lastSaveRequest;
+  private volatile CompletableFuture<Void> lastSaveRequest;
   private final java.util.List<String> history = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   AgentSession(AgentSettings settings, SourceDialect dialect, AgentCounters counters, Clock clock) {
@@ -302,30 +302,49 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     return dialect.restartOffsets(resume.offsets());
   }
 
+  /**
+   * Sends the blob ({@code StoreResume}) and a truncation request after it. The server answers that
+   * request only after it saved every blob received before it that the answer covers, so an answer
+   * at or above the blob's cover means the blob (or a later one) is in the RSSD: only then does the
+   * returned future complete, and only then does Debezium commit the offsets to the source (for
+   * PostgreSQL, the slot's confirmed position). The slot's {@code restart_lsn} therefore never
+   * passes the resume position the server hands the next agent.
+   */
   @Override
-  public void flushed(Map<ByteBuffer, ByteBuffer> offsets) throws IOException {
+  public CompletableFuture<Void> flushed(Map<ByteBuffer, ByteBuffer> offsets) throws IOException {
     Optional<Oqid> cover = handler.releasedCover();
     byte[] blob = ResumeBlob.encode(new ResumeBlob.Contents(offsets, history));
     if (cover.isEmpty()) {
+      // Nothing released produced a command and the server holds nothing of this origin: no
+      // position to keep (a new agent starts where the source's own position is).
       LOG.debug("agent {}: offsets flushed before anything is durable; kept", settings.agentName());
-      return;
+      return CompletableFuture.completedFuture(null);
     }
     client.storeResume(cover.get(), blob);
     counters.increment(AgentCounter.RA_IO_SEND);
     counters.increment(AgentCounter.RA_RESUME_BLOBS_SENT);
-    // A truncation request after the blob makes the server save it now (it saves after every
-    // request, else once a second): the position does not wait in the server's memory.
-    CompletableFuture<Optional<Oqid>> saved = client.truncation();
+    CompletableFuture<Optional<Oqid>> answer = client.truncation();
     counters.increment(AgentCounter.RA_IO_SEND);
     counters.increment(AgentCounter.RA_TRUNCATION_REQUESTS);
-    saved.whenComplete(
-        (point, err) -> {
-          if (err == null) {
-            counters.increment(AgentCounter.RA_IO_RECV);
-            sender.learned(point);
-          }
-        });
+    Oqid covered = cover.get();
+    CompletableFuture<Void> saved =
+        answer.thenApply(
+            point -> {
+              counters.increment(AgentCounter.RA_IO_RECV);
+              sender.learned(point);
+              if (point.isEmpty() || point.get().compareTo(covered) < 0) {
+                throw new java.util.concurrent.CompletionException(
+                    new IOException(
+                        "the server did not confirm the resume position covering "
+                            + covered
+                            + " as saved (it answered "
+                            + point.map(Oqid::toString).orElse("nothing")
+                            + "); the source's log is not released this time"));
+              }
+              return null;
+            });
     lastSaveRequest = saved;
+    return saved;
   }
 
   @Override
@@ -412,9 +431,9 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     }
   }
 
-  /** Waits for the answer to the truncation request sent after the last resume blob. */
+  /** Waits for the server to confirm the last resume blob saved. */
   private void awaitLastSave() {
-    CompletableFuture<Optional<Oqid>> saved = lastSaveRequest;
+    CompletableFuture<Void> saved = lastSaveRequest;
     if (saved == null) {
       return;
     }

@@ -17,7 +17,9 @@ import org.apache.kafka.connect.util.Callback;
 /**
  * Debezium's offset store for the agent: its state is the resume blob the server handed over at
  * connect, and every flush Debezium makes is handed to the server ({@code StoreResume}) through the
- * agent's session. No local file is the source of truth.
+ * agent's session; a flush succeeds only once the server confirmed the blob saved (invariant 2: the
+ * source's log is released only behind what the server holds, the resume position included). No
+ * local file is the source of truth.
  *
  * <p>Debezium creates the store by class name, so the session it belongs to is found through {@link
  * #BINDING_PROPERTY}, a key into a registry the session fills before it starts the engine.
@@ -36,8 +38,13 @@ public final class ServerOffsetStore implements OffsetBackingStore {
     /** The offsets the server handed over at connect. */
     Map<ByteBuffer, ByteBuffer> initialOffsets();
 
-    /** Debezium flushed: {@code offsets} is the whole state to hand to the server. */
-    void flushed(Map<ByteBuffer, ByteBuffer> offsets) throws IOException;
+    /**
+     * Debezium flushed: {@code offsets} is the whole state to hand to the server. Completes once
+     * the server confirmed it saved them (or nothing needs saving); fails if it did not. Debezium
+     * commits the offsets to the source (the PostgreSQL slot's confirmed position) only after
+     * success, so the source never releases log the saved resume position still needs.
+     */
+    CompletableFuture<Void> flushed(Map<ByteBuffer, ByteBuffer> offsets) throws IOException;
 
     /** The schema history records the server handed over at connect (JSON documents). */
     java.util.List<String> initialHistory();
@@ -98,22 +105,32 @@ public final class ServerOffsetStore implements OffsetBackingStore {
     return CompletableFuture.completedFuture(out);
   }
 
+  /**
+   * Hands the offsets to the server. The future completes when the server confirmed it saved them
+   * in its RSSD; Debezium waits for it ({@code offset.flush.timeout.ms}) before it commits the
+   * offsets to the source, and commits nothing when it fails or times out (the offsets are flushed
+   * again at the next commit).
+   */
   @Override
   public synchronized Future<Void> set(
       Map<ByteBuffer, ByteBuffer> values, Callback<Void> callback) {
     data.putAll(values);
+    CompletableFuture<Void> saved;
     try {
-      binding.flushed(new HashMap<>(data));
+      saved = binding.flushed(new HashMap<>(data));
     } catch (IOException | RuntimeException e) {
-      if (callback != null) {
-        callback.onCompletion(e, null);
-      }
-      return CompletableFuture.failedFuture(e);
+      saved = CompletableFuture.failedFuture(e);
     }
-    if (callback != null) {
-      callback.onCompletion(null, null);
-    }
-    return CompletableFuture.completedFuture(null);
+    return saved.whenComplete(
+        (v, e) -> {
+          if (callback != null) {
+            callback.onCompletion(
+                e instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                    ? c.getCause()
+                    : e,
+                null);
+          }
+        });
   }
 
   @Override

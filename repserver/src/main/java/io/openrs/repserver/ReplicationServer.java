@@ -203,6 +203,8 @@ public final class ReplicationServer implements AutoCloseable {
               s.new Gate(),
               s.rssdWriter);
       s.rssdWriter.scheduleWithFixedDelay(s::saveLocators, 1, 1, TimeUnit.SECONDS);
+      s.applySpaceWarnings();
+      s.rssdWriter.scheduleWithFixedDelay(s::applySpaceWarnings, 5, 5, TimeUnit.SECONDS);
       s.stats = new StatsReporter(registry, Clock.SYSTEM);
       s.admin =
           PgServer.start(
@@ -453,6 +455,26 @@ public final class ReplicationServer implements AutoCloseable {
       return a;
     }
     return a.get().compareTo(b.get()) >= 0 ? a : b;
+  }
+
+  /**
+   * Hands {@code sqm_warning_thr1}, {@code sqm_warning_thr2} and {@code sqm_warning_thr_ind} to the
+   * stable device manager: at start, then every 5 s (they take effect immediately, so a value set
+   * by {@code configure replication server} is read from the RSSD).
+   */
+  private void applySpaceWarnings() {
+    try {
+      Map<String, String> saved = rssd.config().serverValues();
+      int[] thr = new int[3];
+      String[] names = {"sqm_warning_thr1", "sqm_warning_thr2", "sqm_warning_thr_ind"};
+      for (int i = 0; i < names.length; i++) {
+        String v = saved.get(names[i]);
+        thr[i] = v != null ? Integer.parseInt(v.trim()) : parameters.getInt(names[i]);
+      }
+      queues.setSpaceWarnings(thr[0], thr[1], thr[2]);
+    } catch (RuntimeException e) {
+      LOG.warn("cannot apply the stable storage warning thresholds: {}", e.toString());
+    }
   }
 
   private void saveLocators() {

@@ -262,6 +262,100 @@ class InboundPipelineIT {
     assertThat(counter("Duplicates", "NRM")).isEqualTo(90);
   }
 
+  /**
+   * Invariant 2 for the resume position: the answer to the GetTruncation that follows a StoreResume
+   * is sent only once the blob is in the RSSD, so the agent may commit the blob's offsets to its
+   * source (the PostgreSQL slot) as soon as it has that answer.
+   */
+  @Test
+  void theTruncationAnswerAfterAResumeBlobMeansTheBlobIsSaved() throws Exception {
+    start(Map.of());
+    configure();
+    Origin o = new Origin();
+    List<LtlCommand> stream = new ArrayList<>();
+    for (int t = 1; t <= 5; t++) {
+      stream.add(o.begin(t));
+      stream.add(o.insert(t, ORDERS, id(t), col("region", "EU"), col("note", "n")));
+      stream.add(o.commit(t));
+    }
+    Oqid last = ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
+    try (LtlClient client = connect()) {
+      sendAll(client, o, stream, 5);
+      awaitTruncation(client, last);
+      for (int i = 1; i <= 20; i++) {
+        String blob = "offsets-" + i;
+        client.storeResume(last, blob.getBytes(StandardCharsets.UTF_8));
+        Optional<Oqid> answer = client.truncation().get(10, TimeUnit.SECONDS);
+        assertThat(answer).contains(last);
+        // No waiting: the answer came after the save.
+        assertThat(new String(server.locatorOf("pds", "pdb").resumeBlob(), StandardCharsets.UTF_8))
+            .as("the blob in the RSSD when the answer arrived")
+            .isEqualTo(blob);
+      }
+      // A blob covering more than is durable is not vouched for: the answer stays below it.
+      Oqid beyond = o.commit(99).oqid();
+      client.storeResume(beyond, "too-early".getBytes(StandardCharsets.UTF_8));
+      assertThat(client.truncation().get(10, TimeUnit.SECONDS)).contains(last);
+      assertThat(new String(server.locatorOf("pds", "pdb").resumeBlob(), StandardCharsets.UTF_8))
+          .isEqualTo("offsets-20");
+    }
+  }
+
+  /**
+   * {@code sqm_warning_thr1} from the configuration, then changed by {@code configure replication
+   * server} (saved in the RSSD): the server warns when partition use rises above it and cancels the
+   * warning when the threshold moves above the use, within seconds.
+   */
+  @Test
+  void stableStorageWarningsFollowSqmWarningThr1() throws Exception {
+    ch.qos.logback.classic.Logger managerLog =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(io.openrs.queue.file.FileQueueManager.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+        new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Level level = managerLog.getLevel();
+    managerLog.setLevel(ch.qos.logback.classic.Level.INFO); // the CANCEL line is INFO
+    managerLog.addAppender(log);
+    try {
+      // The inbound and the outbound queue hold a 4 MiB segment each: 8 of 512 MiB, above 1 %.
+      start(Map.of("sqm_warning_thr1", "1"));
+      configure();
+      Origin o = new Origin();
+      List<LtlCommand> stream =
+          List.of(
+              o.begin(1),
+              o.insert(1, ORDERS, id(1), col("region", "EU"), col("note", "n")),
+              o.commit(1));
+      try (LtlClient client = connect()) {
+        sendAll(client, o, stream, 3);
+        awaitTruncation(client, ((LtlCommand.InTransaction) stream.get(2)).oqid());
+      }
+      await()
+          .atMost(WAIT)
+          .ignoreExceptions()
+          .until(
+              () -> logged(log, "WARNING: Stable Storage Use is Above 1 percent"),
+              Boolean.TRUE::equals);
+      server.rssd().config().setServerValue("sqm_warning_thr1", "50");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptions()
+          .until(
+              () -> logged(log, "CANCEL WARNING: Stable Storage Use is Below 50 percent"),
+              Boolean.TRUE::equals);
+    } finally {
+      managerLog.detachAppender(log);
+      managerLog.setLevel(level);
+    }
+  }
+
+  private static boolean logged(
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log,
+      String text) {
+    return List.copyOf(log.list).stream().anyMatch(e -> e.getFormattedMessage().contains(text));
+  }
+
   @Test
   void aTinySqtCacheStillDeliversTransactionsLargerThanTheCache() throws Exception {
     start(Map.of("sqt_max_cache_size", String.valueOf(1024 * 1024)));

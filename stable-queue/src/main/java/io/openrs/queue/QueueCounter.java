@@ -42,7 +42,9 @@ public enum QueueCounter {
       Module.SQM,
       Kind.TIMER,
       "seconds",
-      "Waits for a free segment because every partition was full, and their total time."),
+      "Waits for a free segment (every partition full, or an inbound queue held back by the"
+          + " outbound reserve), and their total time; an ongoing wait counts with its time so"
+          + " far."),
   SEGS_ACTIVE("SegsActive", Module.SQM, Kind.GAUGE, "segments", "Segments the queue holds."),
   SEGS_ALLOCATED(
       "SegsAllocated", Module.SQM, Kind.COUNTER, "segments", "Segments allocated in partitions."),

@@ -9,6 +9,8 @@ import java.util.Optional;
  * @param queue the queue
  * @param state lifecycle state
  * @param waitingForSegment true while the writer waits for a free segment (partition full)
+ * @param segmentWait how long the ongoing wait for a segment has lasted so far (zero when not
+ *     waiting)
  * @param firstSegment oldest segment still held
  * @param lastSegment segment being written
  * @param segmentsActive segments held (allocated, not yet freed)
@@ -21,6 +23,7 @@ public record QueueInfo(
     QueueId queue,
     QueueState state,
     boolean waitingForSegment,
+    java.time.Duration segmentWait,
     long firstSegment,
     long lastSegment,
     long segmentsActive,

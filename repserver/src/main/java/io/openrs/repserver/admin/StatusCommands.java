@@ -199,7 +199,10 @@ final class StatusCommands {
             t.row(
                 q.queue().toString(),
                 queueOwner(q.queue().number()),
-                q.state().name() + (q.waitingForSegment() ? " (waiting for a segment)" : ""),
+                q.state().name()
+                    + (q.waitingForSegment()
+                        ? " (waiting for a segment for " + q.segmentWait().toSeconds() + " s)"
+                        : ""),
                 q.firstSegment(),
                 q.lastSegment(),
                 q.segmentsActive(),

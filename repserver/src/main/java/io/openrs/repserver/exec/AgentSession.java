@@ -75,8 +75,18 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
       } else if (frame instanceof Frame.Batch batch) {
         batch(ctx, batch);
       } else if (frame instanceof Frame.GetTruncation g) {
-        ctx.writeAndFlush(new Frame.Truncation(g.requestId(), origin.state().durableOqid()));
-        rssdWriter.execute(origin.locator()::save);
+        // Answered on the RSSD writer after the locator and every resume blob received before
+        // this request that the answer covers are saved: an answer at or above a blob's
+        // coveredUpTo tells the agent that blob is in the RSSD (docs/formats/ltl-wire.md).
+        OriginPipeline o = origin;
+        try {
+          rssdWriter.execute(
+              () ->
+                  ctx.writeAndFlush(
+                      new Frame.Truncation(g.requestId(), o.locator().saveAndAnswer())));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          refuse(ctx, ErrorCode.SHUTTING_DOWN, "the server is stopping");
+        }
       } else if (frame instanceof Frame.StoreResume s) {
         origin.locator().offerResume(s.coveredUpTo(), s.blob());
       } else {

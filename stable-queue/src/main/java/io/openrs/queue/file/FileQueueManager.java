@@ -6,6 +6,7 @@ import io.openrs.queue.QueueException;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
 import io.openrs.queue.QueueSettings;
+import io.openrs.queue.QueueType;
 import io.openrs.queue.StableQueue;
 import io.openrs.queue.WriteFlush;
 import java.io.IOException;
@@ -56,6 +57,7 @@ public final class FileQueueManager implements AutoCloseable {
   private final Condition spaceChanged = spaceLock.newCondition();
   private final Map<String, Partition> partitions = new LinkedHashMap<>();
   private long spaceEpoch;
+  private final SpaceWarnings warnings = new SpaceWarnings();
 
   /**
    * How writers open segment files: {@link FileChannel#open} in production; tests pass channels
@@ -184,22 +186,95 @@ public final class FileQueueManager implements AutoCloseable {
     }
   }
 
+  /**
+   * Reserves one segment of {@code bytes} for {@code queue} in the first partition where it fits,
+   * keeping the outbound reserve ({@link #reserveSegments}) from inbound queues. Empty if the
+   * segment cannot be had now.
+   */
   Optional<Partition> tryReserve(QueueId queue, long bytes) {
+    List<SpaceWarnings.Message> messages;
+    Optional<Partition> got = Optional.empty();
     spaceLock.lock();
     try {
+      if (queue.type() == QueueType.INBOUND && freeSegments(bytes) - 1 < reserveSegments()) {
+        return Optional.empty();
+      }
       for (Partition p : partitions.values()) {
         if (p.fits(bytes)) {
           p.add(queue, bytes);
-          return Optional.of(p);
+          got = Optional.of(p);
+          break;
         }
       }
-      return Optional.empty();
+      messages = got.isPresent() ? warnings.evaluate(partitions.values()) : List.of();
+    } finally {
+      spaceLock.unlock();
+    }
+    log(messages);
+    return got;
+  }
+
+  /**
+   * Segments an inbound queue may not take: none while no outbound queue is open, else one per open
+   * outbound queue plus one. Why this is enough: an inbound queue is emptied only by its
+   * distributor (DIST), which needs outbound space; an outbound queue only by its DSI. Suppose
+   * every writer waits. An outbound queue whose DSI runs holds then only its write segment (the DSI
+   * confirmed everything before it, and its writer freed that), so the k outbound queues hold at
+   * most k segments. Inbound queues never take a segment that would leave fewer than k + 1 free,
+   * and only inbound allocations can leave them fewer, so at least k + 1 - k = 1 segment is free:
+   * an outbound writer can take it, which contradicts "every writer waits". What remains is an
+   * outbound queue whose DSI does not run (suspended, or stopped by an error): that waits for the
+   * DBA, as in Replication Server. Assumes one segment size for every queue (the server's {@code
+   * sqm_segment_size}).
+   */
+  int reserveSegments() {
+    int k = 0;
+    for (FileStableQueue q : open.values()) {
+      if (q.id().type() == QueueType.OUTBOUND && q.hasReaders()) {
+        k++;
+      }
+    }
+    return k == 0 ? 0 : k + 1;
+  }
+
+  /** Whole free segments of {@code bytes} in every partition that takes new segments. */
+  private long freeSegments(long bytes) {
+    long free = 0;
+    for (Partition p : partitions.values()) {
+      free += p.freeSegments(bytes);
+    }
+    return free;
+  }
+
+  /**
+   * Why {@code queue} cannot have a segment of {@code bytes} now: every partition is full, or the
+   * free segments left are the outbound reserve.
+   */
+  String whyNoSegment(QueueId queue, long bytes) {
+    spaceLock.lock();
+    try {
+      long free = freeSegments(bytes);
+      String parts =
+          partitions.values().stream()
+              .map(Partition::toString)
+              .collect(Collectors.joining(", ", "partitions: ", ""));
+      if (free > 0 && queue.type() == QueueType.INBOUND) {
+        return "the "
+            + free
+            + " free segments are the reserve kept for the outbound queues ("
+            + reserveSegments()
+            + " segments; "
+            + parts
+            + ")";
+      }
+      return "no partition has " + bytes + " bytes left (" + parts + ")";
     } finally {
       spaceLock.unlock();
     }
   }
 
   void release(Partition p, QueueId queue, long bytes) {
+    List<SpaceWarnings.Message> messages;
     spaceLock.lock();
     try {
       p.add(queue, -bytes);
@@ -208,6 +283,49 @@ public final class FileQueueManager implements AutoCloseable {
       }
       spaceEpoch++;
       spaceChanged.signalAll();
+      messages = warnings.evaluate(partitions.values());
+    } finally {
+      spaceLock.unlock();
+    }
+    log(messages);
+  }
+
+  private static void log(List<SpaceWarnings.Message> messages) {
+    for (SpaceWarnings.Message m : messages) {
+      if (m.warning()) {
+        LOG.warn(m.text());
+      } else {
+        LOG.info(m.text());
+      }
+    }
+  }
+
+  /**
+   * Sets the stable storage warning thresholds ({@code sqm_warning_thr1}, {@code sqm_warning_thr2},
+   * {@code sqm_warning_thr_ind}, percent 1..100; 75, 90 and 70 until set) and checks the partitions
+   * against them at once.
+   */
+  public void setSpaceWarnings(int thr1, int thr2, int thrInd) {
+    List<SpaceWarnings.Message> messages;
+    spaceLock.lock();
+    try {
+      int[] now = warnings.thresholds();
+      if (now[0] == thr1 && now[1] == thr2 && now[2] == thrInd) {
+        return;
+      }
+      warnings.set(thr1, thr2, thrInd);
+      messages = warnings.evaluate(partitions.values());
+    } finally {
+      spaceLock.unlock();
+    }
+    log(messages);
+  }
+
+  /** Stable storage warnings logged so far (each upward crossing of a threshold counts one). */
+  public long spaceWarnings() {
+    spaceLock.lock();
+    try {
+      return warnings.warnings();
     } finally {
       spaceLock.unlock();
     }
@@ -215,6 +333,7 @@ public final class FileQueueManager implements AutoCloseable {
 
   /** Sets what {@code queue} holds in each partition from its segment files. */
   void recount(QueueId queue, Collection<SegmentSlot> slots, long segmentSizeBytes) {
+    List<SpaceWarnings.Message> messages;
     spaceLock.lock();
     try {
       Map<Partition, Long> bytes = new LinkedHashMap<>();
@@ -224,9 +343,11 @@ public final class FileQueueManager implements AutoCloseable {
       for (Partition p : partitions.values()) {
         p.set(queue, bytes.getOrDefault(p, 0L));
       }
+      messages = warnings.evaluate(partitions.values());
     } finally {
       spaceLock.unlock();
     }
+    log(messages);
   }
 
   long spaceEpoch() {
@@ -333,7 +454,9 @@ public final class FileQueueManager implements AutoCloseable {
   }
 
   void forget(FileStableQueue q) {
-    open.remove(q.id(), q);
+    if (open.remove(q.id(), q) && q.id().type() == QueueType.OUTBOUND) {
+      signalSpaceWaiters(); // the outbound reserve shrank
+    }
   }
 
   /** The open queue, if any. */

@@ -520,6 +520,12 @@ final class FileStableQueue implements StableQueue {
     }
   }
 
+  boolean hasReaders() {
+    synchronized (readers) {
+      return !readers.isEmpty();
+    }
+  }
+
   List<String> readerNames() {
     synchronized (readers) {
       return List.copyOf(readers.keySet());
@@ -609,6 +615,7 @@ final class FileStableQueue implements StableQueue {
         id,
         state.get(),
         waitingForSegment,
+        Duration.ofNanos(stats.segWaitSoFar(clock.monotonicTime())),
         first,
         writeSegment,
         held,

@@ -63,6 +63,24 @@ final class Partition {
     return usedBytes;
   }
 
+  long limitBytes() {
+    return spec.limitBytes();
+  }
+
+  /** Whole segments of {@code segmentBytes} still free here (none once a drop is pending). */
+  long freeSegments(long segmentBytes) {
+    return dropPending ? 0 : Math.max(0, spec.limitBytes() - usedBytes) / segmentBytes;
+  }
+
+  /** What {@code queue} holds here. */
+  long bytesOf(QueueId queue) {
+    return bytesByQueue.getOrDefault(queue, 0L);
+  }
+
+  java.util.Set<QueueId> queues() {
+    return bytesByQueue.keySet();
+  }
+
   PartitionInfo info() {
     return new PartitionInfo(
         spec.name(), spec.directory(), spec.limitBytes(), usedBytes, dropPending, bytesByQueue);

@@ -1,5 +1,6 @@
 package io.openrs.queue.file;
 
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -42,7 +43,13 @@ final class QueueMeters {
     counter(QueueCounter.SEGS_ALLOCATED, tags, s, x -> x.segsAllocated);
     counter(QueueCounter.SEGS_DEALLOCATED, tags, s, x -> x.segsDeallocated);
     timer(QueueCounter.SQM_WRITE_TIME, tags, s, x -> x.writes, x -> x.writeNanos);
-    timer(QueueCounter.SQM_WAIT_SEG_TIME, tags, s, x -> x.segWaits, x -> x.segWaitNanos);
+    Clock clock = queue.clock();
+    timer(
+        QueueCounter.SQM_WAIT_SEG_TIME,
+        tags,
+        s,
+        x -> x.segWaitCount(),
+        x -> x.segWaitNanos(clock.monotonicTime()));
     queueMeters.add(gauge(QueueCounter.SEGS_ACTIVE, tags, queue, q -> q.segments.size()));
     queueMeters.add(
         gauge(QueueCounter.SQM_BACKLOG_BYTES, tags, queue, FileStableQueue::backlogBytes));

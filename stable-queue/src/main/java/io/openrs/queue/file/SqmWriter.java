@@ -46,6 +46,11 @@ final class SqmWriter extends ShutdownableThread {
   private Path channelFile;
   private long channelSegment = -1;
 
+  /** Waits for a segment in the current episode of shortage, and their time (see reserveSpace). */
+  private long episodeWaits;
+
+  private long episodeNanos;
+
   /** The segment being written (or about to be): never freed. */
   private long writeSegment;
 
@@ -189,9 +194,12 @@ final class SqmWriter extends ShutdownableThread {
   }
 
   /**
-   * Reserves one segment of space, waiting while every partition is full: logs one warning per
-   * wait, counts the wait in SQMWaitSegTime, frees this queue's own segments as its readers move,
-   * and resumes by itself when space appears. Empty if shut down or stopped while waiting.
+   * Reserves one segment of space, waiting while no partition can give one (full, or what is left
+   * is the outbound reserve, see {@link FileQueueManager#reserveSegments}): frees this queue's own
+   * segments as its readers move, and resumes by itself when space appears. Each wait is counted in
+   * SQMWaitSegTime (an ongoing wait shows there too, see {@link SqmStats#segWaitStart}). The
+   * administrator warning is logged once per episode: from the first wait until the queue gets a
+   * segment again without waiting. Empty if shut down or stopped while waiting.
    */
   private Optional<Partition> reserveSpace() throws IOException, InterruptedException {
     FileQueueManager manager = queue.manager();
@@ -202,20 +210,31 @@ final class SqmWriter extends ShutdownableThread {
         long epoch = manager.spaceEpoch();
         Optional<Partition> p = manager.tryReserve(queue.id(), settings.segmentSizeBytes());
         if (p.isPresent()) {
+          if (!waited && episodeWaits > 0) {
+            LOG.info(
+                "queue {}: got a segment without waiting: the space shortage is over after {}"
+                    + " waits for a segment ({} ms in all)",
+                queue.id(),
+                episodeWaits,
+                episodeNanos / 1_000_000);
+            episodeWaits = 0;
+            episodeNanos = 0;
+          }
           return p;
         }
         if (!waited) {
           waited = true;
           waitStart = queue.clock().monotonicTime();
+          stats.segWaitStarted(waitStart);
           queue.waitingForSegment = true;
-          LOG.warn(
-              "queue {}: going to wait for a segment to be freed: no partition has {} bytes left"
-                  + " ({}). Administrative action is needed: add a partition or let the queue's"
-                  + " readers ({}) move on.",
-              queue.id(),
-              settings.segmentSizeBytes(),
-              manager.describePartitions(),
-              queue.readerNames());
+          if (episodeWaits == 0) {
+            LOG.warn(
+                "queue {}: going to wait for a segment to be freed: {}. Administrative action is"
+                    + " needed: add a partition or let the queue's readers ({}) move on.",
+                queue.id(),
+                manager.whyNoSegment(queue.id(), settings.segmentSizeBytes()),
+                queue.readerNames());
+          }
         }
         if (freeSegments()) {
           continue;
@@ -228,10 +247,11 @@ final class SqmWriter extends ShutdownableThread {
     } finally {
       if (waited) {
         long waitedNanos = queue.clock().monotonicTime() - waitStart;
-        stats.segWaits++;
-        stats.segWaitNanos += waitedNanos;
+        stats.segWaitEnded(waitedNanos);
         queue.waitingForSegment = false;
-        LOG.info("queue {}: segment wait over after {} ms", queue.id(), waitedNanos / 1_000_000);
+        episodeWaits++;
+        episodeNanos += waitedNanos;
+        LOG.debug("queue {}: segment wait over after {} ms", queue.id(), waitedNanos / 1_000_000);
       }
     }
   }

@@ -90,6 +90,12 @@ class PartitionFullTest {
       assertThat(lastAck).isNotDone();
       assertThat(q.info().segmentsActive()).isEqualTo(2);
       clock.add(Duration.ofSeconds(5));
+      // The ongoing wait is visible before it ends.
+      FunctionTimer ongoing =
+          fx.registry.get("SQMWaitSegTime").tag("instance", Q.toString()).functionTimer();
+      assertThat(ongoing.count()).isEqualTo(1);
+      assertThat(ongoing.totalTime(TimeUnit.SECONDS)).isEqualTo(5.0);
+      assertThat(q.info().segmentWait()).isEqualTo(Duration.ofSeconds(5));
 
       // The reader catches up and confirms; the writer frees segment 0 and resumes by itself.
       int read = 0;
@@ -136,5 +142,68 @@ class PartitionFullTest {
           .extracting(PartitionInfo::usedBytes)
           .containsExactly(1024L * 1024, 1024L * 1024);
     }
+  }
+
+  @Test
+  void theWarningIsLoggedOncePerEpisodeOfWaits() throws Exception {
+    log.start();
+    writerLog.addAppender(log);
+    writerLog.setLevel(Level.INFO);
+    try (QueueFixture fx =
+        new QueueFixture(dir, 2L * 1024 * 1024, io.micrometer.core.instrument.Clock.SYSTEM)) {
+      StableQueue q = fx.manager.createQueue(Q, SMALL.withWriteRequestLimitBytes(4L * 1024 * 1024));
+      QueueReader reader = q.openReader("DSI");
+      int size = SMALL.blockSizeBytes() - BlockFormat.HEADER_SIZE - BlockFormat.RECORD_LENGTH_SIZE;
+      // Five segments' worth into a partition of two: the writer waits three times, the reader
+      // freeing one segment each time.
+      CompletableFuture<QueuePosition> last = null;
+      for (int i = 0; i < 5 * 64; i++) {
+        last = q.append(Messages.make(i, size));
+      }
+      // The reader moves one segment on each time the writer waits (its confirmation must reach
+      // the next segment for the previous one to be freed).
+      FunctionTimer wait =
+          fx.registry.get("SQMWaitSegTime").tag("instance", Q.toString()).functionTimer();
+      int read = 0;
+      for (int w = 1; w <= 3; w++) {
+        int nth = w;
+        awaitTrue("wait " + w, () -> wait.count() == nth && q.info().waitingForSegment());
+        int n = w == 1 ? 65 : 64;
+        for (int i = 0; i < n; i++) {
+          reader.confirm(Messages.read(reader, 1).get(0).position());
+          read++;
+        }
+      }
+      while (read < 5 * 64) {
+        reader.confirm(Messages.read(reader, 1).get(0).position());
+        read++;
+      }
+      last.get(20, TimeUnit.SECONDS);
+      assertThat(wait.count()).isEqualTo(3);
+      assertThat(warnings()).hasSize(1);
+
+      // The reader caught up: the next segment comes without a wait, which ends the episode.
+      for (int i = 0; i < 64; i++) {
+        last = q.append(Messages.make(1000 + i, size));
+      }
+      last.get(20, TimeUnit.SECONDS);
+      assertThat(log.list)
+          .map(ILoggingEvent::getFormattedMessage)
+          .anyMatch(m -> m.contains("the space shortage is over after 3 waits"));
+
+      // A new shortage warns again.
+      for (int i = 0; i < 2 * 64; i++) {
+        last = q.append(Messages.make(2000 + i, size));
+      }
+      awaitTrue("the writer to wait again", () -> q.info().waitingForSegment());
+      awaitTrue("the second warning", () -> warnings().size() == 2);
+      Messages.drain(reader).forEach(m -> reader.confirm(m.position()));
+      awaitTrue("the writer to stop waiting", () -> !q.info().waitingForSegment());
+      reader.close();
+    }
+  }
+
+  private List<ILoggingEvent> warnings() {
+    return log.list.stream().filter(e -> e.getLevel() == Level.WARN).toList();
   }
 }
