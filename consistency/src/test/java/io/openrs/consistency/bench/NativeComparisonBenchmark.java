@@ -88,23 +88,23 @@ class NativeComparisonBenchmark {
   @Test
   @Timeout(value = 4, unit = TimeUnit.HOURS)
   void againstNativeLogicalReplication() throws Exception {
-    int rounds = (int) prop("rounds", 5);
-    Duration lag = Duration.ofSeconds(prop("lagSeconds", 8));
+    int rounds = (int) prop("rounds", 3);
+    Duration lag = Duration.ofSeconds(prop("lagSeconds", 5));
     out = Path.of(System.getProperty("bench.native.out", "target/native-bench"));
     Files.createDirectories(out);
     List<BenchWorkload> workloads = new ArrayList<>();
     String which = System.getProperty("bench.native.workloads", "a,b,c");
     if (which.contains("a")) {
-      workloads.add(new BenchWorkload.Oltp(prop("a.commands", 60_000), 4));
+      workloads.add(new BenchWorkload.Oltp(prop("a.commands", 10_000), 4));
     }
     if (which.contains("b")) {
       workloads.add(
-          new BenchWorkload.Purchase(prop("b.rows", 100_000), 1000, (int) prop("b.clients", 1)));
+          new BenchWorkload.Purchase(prop("b.rows", 20_000), 1000, (int) prop("b.clients", 1)));
     }
     if (which.contains("c")) {
       workloads.add(
           new BenchWorkload.Pgbench(
-              (int) prop("c.scale", 10), prop("c.transactions", 10_000), 4, out));
+              (int) prop("c.scale", 10), prop("c.transactions", 2_000), 4, out));
     }
     long started = System.nanoTime();
     note(
@@ -181,12 +181,26 @@ class NativeComparisonBenchmark {
       long m0 = markers.getAndIncrement();
       n[0].writeMarker(m0);
       nat.awaitMarker(m0, CATCH_UP);
+      // Our three systems start side by side (each a server and an agent JVM).
+      List<java.util.concurrent.CompletableFuture<Void>> starting = new ArrayList<>();
       for (String s : SYSTEMS.subList(1, SYSTEMS.size())) {
         BenchDb[] pr = pairs.get(s);
         OurSystem o = new OurSystem(s, out.resolve("w" + w + "-" + s), pr[0], pr[1], MODES.get(s));
         closing.add(o);
         ours.put(s, o);
-        o.start(markers.getAndAdd(1000));
+        long first = markers.getAndAdd(1000);
+        starting.add(
+            java.util.concurrent.CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    o.start(first);
+                  } catch (Exception e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                  }
+                }));
+      }
+      for (java.util.concurrent.CompletableFuture<Void> f : starting) {
+        f.join();
       }
       selfCheck(wl, pairs.get("continuous"));
       for (int r = 1; r <= rounds; r++) {

@@ -74,6 +74,7 @@ final class OurSystem implements AutoCloseable {
   void start(long firstMarker) throws Exception {
     int ltlPort = freePort();
     adminPort = freePort();
+    deleteTree(dir); // an earlier run's RSSD and queues
     Path serverDir = dir.resolve("server");
     Path agentDir = dir.resolve("agent");
     Files.createDirectories(serverDir);
@@ -124,19 +125,31 @@ final class OurSystem implements AutoCloseable {
     admin = new Admin(adminPort, PASSWORD);
     configure();
     startAgent();
-    // The agent captures from its slot's creation on: markers until one arrives.
-    long id = firstMarker;
-    long end = System.nanoTime() + START.toNanos();
-    while (true) {
-      primary.writeMarker(id);
-      try {
-        awaitMarker(id, Duration.ofSeconds(20));
-        return;
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
-        if (System.nanoTime() > end) {
-          throw new IllegalStateException(label + ": no change reached the replicate\n" + tails());
+    // The agent captures from its slot's creation on: a marker written after that must arrive.
+    await()
+        .atMost(START)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                primary.scalar(
+                        "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE database = '"
+                            + primary.name()
+                            + "'")
+                    != null);
+    primary.writeMarker(firstMarker);
+    try {
+      awaitMarker(firstMarker, START);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      throw new IllegalStateException(label + ": no change reached the replicate\n" + tails(), e);
+    }
+  }
+
+  private static void deleteTree(Path p) throws IOException {
+    if (Files.exists(p)) {
+      try (var files = Files.walk(p)) {
+        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(f);
         }
-        id++;
       }
     }
   }
@@ -229,7 +242,8 @@ final class OurSystem implements AutoCloseable {
    */
   void awaitOutboundComplete(Duration timeout) throws Exception {
     long before = ticketsDistributed();
-    primary.exec("SELECT public.rs_ticket('bench', 'outbound', NULL::text, NULL::text)");
+    primary.exec(
+        "SELECT " + primary.schema() + ".rs_ticket('bench', 'outbound', NULL::text, NULL::text)");
     await()
         .atMost(timeout)
         .pollInterval(Duration.ofMillis(100))
@@ -260,7 +274,14 @@ final class OurSystem implements AutoCloseable {
 
   /** Writes an rs_ticket at the primary (travels with the log, timed by every module). */
   void ticket(String h1, String h2) throws SQLException {
-    primary.exec("SELECT public.rs_ticket('" + h1 + "', '" + h2 + "', NULL::text, NULL::text)");
+    primary.exec(
+        "SELECT "
+            + primary.schema()
+            + ".rs_ticket('"
+            + h1
+            + "', '"
+            + h2
+            + "', NULL::text, NULL::text)");
   }
 
   /** The last {@code n} rows of {@code admin ticket_history}. */
