@@ -88,7 +88,7 @@ class NativeComparisonBenchmark {
   @Test
   @Timeout(value = 4, unit = TimeUnit.HOURS)
   void againstNativeLogicalReplication() throws Exception {
-    int rounds = (int) prop("rounds", 3);
+    int rounds = (int) prop("rounds", 2);
     Duration lag = Duration.ofSeconds(prop("lagSeconds", 5));
     out = Path.of(System.getProperty("bench.native.out", "target/native-bench"));
     Files.createDirectories(out);
@@ -316,8 +316,11 @@ class NativeComparisonBenchmark {
           LOG.info("{} lag {}: {} ({} changes)", wl.name(), s, l, changes);
           if (o != null) {
             dumpStats(o.admin(), "w" + w + "-r" + r + "-lag-" + s);
-            for (Map<String, String> t : o.tickets(1)) {
-              note(wl.name() + " round " + r + " " + s + " lag rs_ticket: " + t);
+            String headers = "lag;w" + w + "r" + r;
+            for (Map<String, String> t : o.tickets(10)) {
+              if (String.valueOf(t.get("headers")).startsWith(headers)) {
+                note(wl.name() + " round " + r + " " + s + " lag rs_ticket: " + t);
+              }
             }
           }
         }
