@@ -1,0 +1,459 @@
+package io.openrs.consistency.bench;
+
+import io.openrs.consistency.support.Admin;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue 9's benchmark: our replication system in continuous, parallel (4 threads) and HVAR mode
+ * against PostgreSQL's native logical replication (and Debezium's engine alone, the capture
+ * ceiling), same cluster, same run, on three workloads, three measurements each:
+ *
+ * <ol>
+ *   <li><b>end to end from a backlog</b>: the consumer stopped (our agent not running, the
+ *       subscription disabled, Debezium's slot fresh), the workload written, then the consumer
+ *       started and timed until the run's end marker is at the replicate; then the replicate is
+ *       compared with the primary (row count and hash of every row, per table) and the run fails if
+ *       they differ;
+ *   <li><b>DSI stage</b> (ours only): the replicate connection suspended, the workload written and
+ *       waited for in the outbound queue, then the connection resumed and timed until the end
+ *       marker is applied;
+ *   <li><b>lag under sustained load</b>: the workload at the primary's full rate for a time while
+ *       {@link LagProbe} measures heartbeat rows from primary commit to replicate visibility.
+ * </ol>
+ *
+ * <p>Every system has its own primary and replicate database (copies of one template), so one
+ * system's backlog never runs while another is measured. The systems' order rotates every round.
+ * Sizes are system properties (see {@link #prop}); docs/performance.md has the command and figures.
+ */
+@Tag("benchmark")
+class NativeComparisonBenchmark {
+  private static final Logger LOG = LoggerFactory.getLogger(NativeComparisonBenchmark.class);
+  private static final Duration CATCH_UP = Duration.ofMinutes(20);
+
+  private static final List<String> SYSTEMS = List.of("native", "continuous", "parallel", "hvar");
+  private static final Map<String, Map<String, String>> MODES =
+      Map.of(
+          "continuous",
+          Map.of("dsi_rs_ticket_report", "on"),
+          "parallel",
+          Map.of(
+              "dsi_num_threads",
+              "4",
+              "dsi_serialization_method",
+              "dependency_aware",
+              "dsi_rs_ticket_report",
+              "on"),
+          "hvar",
+          Map.of("dsi_compile_enable", "on", "dsi_rs_ticket_report", "on"));
+
+  private final AtomicLong markers = new AtomicLong(1);
+
+  /** workload | measurement | system -> samples. */
+  private final Map<String, List<Double>> samples = new LinkedHashMap<>();
+
+  private final List<String> notes = new ArrayList<>();
+  private Path out;
+
+  private static long prop(String name, long def) {
+    return Long.getLong("bench.native." + name, def);
+  }
+
+  private void sample(String workload, String measure, String system, double v) {
+    samples.computeIfAbsent(workload + "|" + measure + "|" + system, k -> new ArrayList<>()).add(v);
+  }
+
+  private void note(String s) {
+    LOG.info("note: {}", s);
+    notes.add(s);
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.HOURS)
+  void againstNativeLogicalReplication() throws Exception {
+    int rounds = (int) prop("rounds", 2);
+    Duration lag = Duration.ofSeconds(prop("lagSeconds", 5));
+    out = Path.of(System.getProperty("bench.native.out", "target/native-bench"));
+    Files.createDirectories(out);
+    List<BenchWorkload> workloads = new ArrayList<>();
+    String which = System.getProperty("bench.native.workloads", "a,b,c");
+    if (which.contains("a")) {
+      workloads.add(new BenchWorkload.Oltp(prop("a.commands", 10_000), 4));
+    }
+    if (which.contains("b")) {
+      workloads.add(
+          new BenchWorkload.Purchase(prop("b.rows", 20_000), 1000, (int) prop("b.clients", 1)));
+    }
+    if (which.contains("c")) {
+      workloads.add(
+          new BenchWorkload.Pgbench(
+              (int) prop("c.scale", 10), prop("c.transactions", 2_000), 4, out));
+    }
+    long started = System.nanoTime();
+    note(
+        String.format(
+            Locale.ROOT,
+            "start %s, load average %s, rounds %d, lag runs of %d s",
+            Instant.now(),
+            loadAverage(),
+            rounds,
+            lag.toSeconds()));
+    int w = 0;
+    for (BenchWorkload wl : workloads) {
+      w++;
+      note(wl.name() + ": " + wl.size());
+      workload(wl, w, rounds, lag);
+      note(wl.name() + " done at load average " + loadAverage());
+    }
+    note(
+        String.format(
+            Locale.ROOT,
+            "end %s, load average %s, %.1f min",
+            Instant.now(),
+            loadAverage(),
+            (System.nanoTime() - started) / 60e9));
+    String report = report(workloads);
+    Files.writeString(out.resolve("report.md"), report, StandardCharsets.UTF_8);
+    LOG.info("\n{}", report);
+    System.out.println(report);
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (Exception e) {
+      return "?";
+    }
+  }
+
+  // ---- one workload --------------------------------------------------------------------------
+
+  private void workload(BenchWorkload wl, int w, int rounds, Duration lag) throws Exception {
+    String stem =
+        ("openrs_cs_" + ProcessHandle.current().pid() + "_nb" + w).toLowerCase(Locale.ROOT);
+    List<AutoCloseable> closing = new ArrayList<>();
+    Map<String, BenchDb[]> pairs = new LinkedHashMap<>();
+    Map<String, OurSystem> ours = new LinkedHashMap<>();
+    try {
+      BenchDb template = BenchDb.create(stem + "_tmpl", stem);
+      try {
+        long t0 = System.nanoTime();
+        wl.create(template);
+        note(
+            String.format(
+                Locale.ROOT,
+                "%s: template created in %.1f s",
+                wl.name(),
+                (System.nanoTime() - t0) / 1e9));
+        for (String s : SYSTEMS) {
+          BenchDb p = BenchDb.copyOf(template, stem + "_" + s.charAt(0) + "p");
+          closing.add(p);
+          BenchDb r = BenchDb.copyOf(template, stem + "_" + s.charAt(0) + "r");
+          closing.add(r);
+          pairs.put(s, new BenchDb[] {p, r});
+        }
+      } finally {
+        template.close();
+      }
+      BenchDb[] n = pairs.get("native");
+      NativeSystem nat = new NativeSystem(n[0], n[1]);
+      closing.add(nat);
+      nat.start();
+      DebeziumDrain dbz = new DebeziumDrain(n[0], nat.publication());
+      long m0 = markers.getAndIncrement();
+      n[0].writeMarker(m0);
+      nat.awaitMarker(m0, CATCH_UP);
+      // Our three systems start side by side (each a server and an agent JVM).
+      List<java.util.concurrent.CompletableFuture<Void>> starting = new ArrayList<>();
+      for (String s : SYSTEMS.subList(1, SYSTEMS.size())) {
+        BenchDb[] pr = pairs.get(s);
+        OurSystem o = new OurSystem(s, out.resolve("w" + w + "-" + s), pr[0], pr[1], MODES.get(s));
+        closing.add(o);
+        ours.put(s, o);
+        long first = markers.getAndAdd(1000);
+        starting.add(
+            java.util.concurrent.CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    o.start(first);
+                  } catch (Exception e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                  }
+                }));
+      }
+      for (java.util.concurrent.CompletableFuture<Void> f : starting) {
+        f.join();
+      }
+      selfCheck(wl, pairs.get("continuous"));
+      for (int r = 1; r <= rounds; r++) {
+        List<String> order = rotate(SYSTEMS, r - 1);
+        LOG.info(
+            "{} round {} of {}, order {}, load {}", wl.name(), r, rounds, order, loadAverage());
+        // (1) end to end from a backlog
+        for (String s : order) {
+          BenchDb[] pr = pairs.get(s);
+          if (s.equals("native")) {
+            nat.disable();
+            dbz.createSlot();
+            long changes = wl.run(pr[0], r * 10 + 1, null);
+            long m = markers.getAndIncrement();
+            pr[0].writeMarker(m);
+            boolean dbzFirst = r % 2 == 0;
+            if (dbzFirst) {
+              debezium(wl, dbz, m, changes);
+            }
+            long t0 = System.nanoTime();
+            nat.enable();
+            nat.awaitMarker(m, CATCH_UP);
+            double sec = (System.nanoTime() - t0) / 1e9;
+            sample(wl.name(), "e2e", s, changes / sec);
+            LOG.info("{} e2e native: {} changes in {} s", wl.name(), changes, sec);
+            if (!dbzFirst) {
+              debezium(wl, dbz, m, changes);
+            }
+          } else {
+            OurSystem o = ours.get(s);
+            o.stopAgent();
+            long changes = wl.run(pr[0], r * 10 + 1, null);
+            long m = markers.getAndIncrement();
+            pr[0].writeMarker(m);
+            o.admin().exec("admin stats, reset");
+            long t0 = System.nanoTime();
+            long startMs = o.startAgent();
+            o.awaitMarker(m, CATCH_UP);
+            double sec = (System.nanoTime() - t0) / 1e9;
+            sample(wl.name(), "e2e", s, changes / sec);
+            sample(wl.name(), "agent start s", s, startMs / 1000.0);
+            LOG.info(
+                "{} e2e {}: {} changes in {} s (agent start {} ms)",
+                wl.name(),
+                s,
+                changes,
+                sec,
+                startMs);
+            dumpStats(o.admin(), "w" + w + "-r" + r + "-e2e-" + s);
+          }
+          verify(wl, s, pr);
+        }
+        // (2) DSI stage
+        for (String s : order) {
+          if (s.equals("native")) {
+            continue;
+          }
+          BenchDb[] pr = pairs.get(s);
+          OurSystem o = ours.get(s);
+          o.suspendConnection();
+          long changes = wl.run(pr[0], r * 10 + 2, null);
+          long m = markers.getAndIncrement();
+          pr[0].writeMarker(m);
+          o.awaitOutboundComplete(CATCH_UP);
+          o.admin().exec("admin stats, reset");
+          long t0 = System.nanoTime();
+          o.resumeConnection();
+          o.awaitMarker(m, CATCH_UP);
+          double sec = (System.nanoTime() - t0) / 1e9;
+          sample(wl.name(), "dsi", s, changes / sec);
+          LOG.info("{} dsi {}: {} changes in {} s", wl.name(), s, changes, sec);
+          dumpStats(o.admin(), "w" + w + "-r" + r + "-dsi-" + s);
+        }
+        // (3) lag under sustained load
+        for (String s : order) {
+          BenchDb[] pr = pairs.get(s);
+          OurSystem o = ours.get(s);
+          Thread ticket = null;
+          if (o != null) {
+            o.admin().exec("admin stats, reset");
+            int round = r;
+            ticket =
+                new Thread(
+                    () -> {
+                      try {
+                        TimeUnit.MILLISECONDS.sleep(lag.toMillis() / 2); // mid-run, not sync
+                        o.ticket("lag", "w" + w + "r" + round);
+                      } catch (Exception e) {
+                        LOG.warn("rs_ticket failed", e);
+                      }
+                    });
+            ticket.start();
+          }
+          LagProbe probe = new LagProbe(pr[0], pr[1], 10, 5);
+          long t0 = System.nanoTime();
+          long changes;
+          Histogram h;
+          try {
+            changes = wl.run(pr[0], r * 10 + 3, lag);
+            double sec = (System.nanoTime() - t0) / 1e9;
+            sample(wl.name(), "primary rate", s, changes / sec);
+            h = probe.finish(CATCH_UP.toMillis());
+          } finally {
+            probe.close();
+          }
+          if (ticket != null) {
+            ticket.join();
+          }
+          Stats.Lag l = Stats.lag(h);
+          sample(wl.name(), "lag p50", s, l.p50Ms());
+          sample(wl.name(), "lag p99", s, l.p99Ms());
+          sample(wl.name(), "lag max", s, l.maxMs());
+          LOG.info("{} lag {}: {} ({} changes)", wl.name(), s, l, changes);
+          if (o != null) {
+            dumpStats(o.admin(), "w" + w + "-r" + r + "-lag-" + s);
+            String headers = "lag;w" + w + "r" + r;
+            for (Map<String, String> t : o.tickets(10)) {
+              if (String.valueOf(t.get("headers")).startsWith(headers)) {
+                note(wl.name() + " round " + r + " " + s + " lag rs_ticket: " + t);
+              }
+            }
+          }
+        }
+      }
+      for (String s : SYSTEMS) {
+        BenchDb[] pr = pairs.get(s);
+        long m = markers.getAndIncrement();
+        pr[0].writeMarker(m);
+        if (s.equals("native")) {
+          nat.awaitMarker(m, CATCH_UP);
+        } else {
+          ours.get(s).awaitMarker(m, CATCH_UP);
+        }
+        verify(wl, s, pr);
+      }
+      note(wl.name() + ": every replicate equals its primary at the end");
+    } finally {
+      for (int i = closing.size() - 1; i >= 0; i--) {
+        try {
+          closing.get(i).close();
+        } catch (Exception e) {
+          LOG.warn("cleanup of {} failed", closing.get(i), e);
+        }
+      }
+    }
+  }
+
+  private void debezium(BenchWorkload wl, DebeziumDrain dbz, long marker, long changes)
+      throws Exception {
+    double[] d = dbz.drain(marker, CATCH_UP.toMillis());
+    sample(wl.name(), "e2e", "debezium", changes / d[0]);
+    LOG.info("{} e2e debezium: {} change records in {} s", wl.name(), (long) d[1], d[0]);
+  }
+
+  /** The comparison must see a difference: one row changed at the replicate, then put back. */
+  private void selfCheck(BenchWorkload wl, BenchDb[] pr) throws SQLException {
+    verify(wl, "self-check", pr);
+    String s = pr[1].schema();
+    pr[1].exec(
+        "UPDATE "
+            + s
+            + ".bench_marker SET note = note || 'x' WHERE id = (SELECT max(id) FROM "
+            + s
+            + ".bench_marker)");
+    Map<String, String> d = Stats.differences(pr[0].digest(wl.tables()), pr[1].digest(wl.tables()));
+    pr[1].exec(
+        "UPDATE "
+            + s
+            + ".bench_marker SET note = 'marker' WHERE id = (SELECT max(id) FROM "
+            + s
+            + ".bench_marker)");
+    if (!d.keySet().equals(java.util.Set.of("bench_marker"))) {
+      throw new AssertionError("the comparison did not catch a changed row: " + d);
+    }
+    verify(wl, "self-check", pr);
+  }
+
+  private void verify(BenchWorkload wl, String system, BenchDb[] pr) throws SQLException {
+    Map<String, String> d = Stats.differences(pr[0].digest(wl.tables()), pr[1].digest(wl.tables()));
+    if (!d.isEmpty()) {
+      throw new AssertionError(
+          wl.name() + ", " + system + ": the replicate differs from the primary: " + d);
+    }
+  }
+
+  private void dumpStats(Admin admin, String name) {
+    try {
+      StringBuilder b = new StringBuilder();
+      for (Map<String, String> row : admin.rows("admin stats, \"all\"")) {
+        b.append(row).append('\n');
+      }
+      b.append("--- who, sqm\n");
+      for (Map<String, String> row : admin.rows("admin who, sqm")) {
+        b.append(row).append('\n');
+      }
+      Files.writeString(out.resolve(name + ".txt"), b.toString(), StandardCharsets.UTF_8);
+    } catch (Exception e) {
+      LOG.warn("could not save the counters {}", name, e);
+    }
+  }
+
+  static <T> List<T> rotate(List<T> l, int by) {
+    List<T> r = new ArrayList<>();
+    for (int i = 0; i < l.size(); i++) {
+      r.add(l.get((i + by) % l.size()));
+    }
+    return r;
+  }
+
+  // ---- report ----------------------------------------------------------------------------------
+
+  private Stats.Summary get(String w, String m, String s) {
+    List<Double> l = samples.get(w + "|" + m + "|" + s);
+    return l == null || l.isEmpty() ? null : Stats.summarize(l);
+  }
+
+  private String report(List<BenchWorkload> workloads) {
+    StringBuilder b = new StringBuilder();
+    b.append("Rates in row changes/s, lags in ms: median [min–max] over the rounds;")
+        .append(" ratios are medians over native's median ((2) over native's (1)).\n\n");
+    for (BenchWorkload wl : workloads) {
+      String w = wl.name();
+      b.append("### ").append(w).append(" — ").append(wl.size()).append("\n\n");
+      b.append(
+              "| system | (1) end to end | ratio | (2) DSI stage | ratio | (3) lag p50 | p99 | max |")
+          .append(" primary rate during (3) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      Stats.Summary nat = get(w, "e2e", "native");
+      for (String s : List.of("native", "debezium", "continuous", "parallel", "hvar")) {
+        Stats.Summary e2e = get(w, "e2e", s);
+        Stats.Summary dsi = get(w, "dsi", s);
+        b.append("| ").append(s).append(" | ");
+        b.append(e2e == null ? "" : e2e.format("")).append(" | ");
+        b.append(e2e == null || nat == null ? "" : Stats.num(e2e.ratioTo(nat))).append(" | ");
+        b.append(dsi == null ? "" : dsi.format("")).append(" | ");
+        b.append(dsi == null || nat == null ? "" : Stats.num(dsi.ratioTo(nat))).append(" | ");
+        for (String m : List.of("lag p50", "lag p99", "lag max", "primary rate")) {
+          Stats.Summary x = get(w, m, s);
+          b.append(x == null ? "" : x.format("")).append(" | ");
+        }
+        b.append('\n');
+      }
+      Stats.Summary start = get(w, "agent start s", "continuous");
+      if (start != null) {
+        b.append("\nAgent JVM start, included in (1) for our modes (continuous): ")
+            .append(start.format(" s"))
+            .append('\n');
+      }
+      b.append('\n');
+    }
+    b.append("Raw samples:\n\n```\n");
+    samples.forEach((k, v) -> b.append(k).append(" = ").append(v).append('\n'));
+    b.append("```\n\nNotes:\n\n");
+    notes.forEach(n -> b.append("* ").append(n).append('\n'));
+    return b.toString();
+  }
+}
