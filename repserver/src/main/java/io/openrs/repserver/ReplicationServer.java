@@ -18,6 +18,7 @@ import io.openrs.config.rssd.StsCache;
 import io.openrs.config.rssd.SubscriptionState;
 import io.openrs.config.rssd.UserRole;
 import io.openrs.dsi.DsiTarget;
+import io.openrs.dsi.ReplicaIdentity;
 import io.openrs.dsi.SnapshotSignal;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
@@ -971,7 +972,7 @@ public final class ReplicationServer implements AutoCloseable {
           }
         }
         ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
-        if (!nonKey.isEmpty()) {
+        if (!nonKey.isEmpty() && !replicaIdentityFull(primary, d)) {
           String table = d.primarySchema() + "." + d.primaryTable();
           notices.add(
               primary.profile() == Profile.POSTGRESQL
@@ -1202,6 +1203,23 @@ public final class ReplicationServer implements AutoCloseable {
                         + "."
                         + database
                         + " (a connection with log transfer)"));
+  }
+
+  /**
+   * Whether the primary table of {@code d} is known to have {@code REPLICA IDENTITY FULL} (a
+   * PostgreSQL primary whose connection has login settings and answers); false when that cannot be
+   * told, so the subscription's notice stays.
+   */
+  private static boolean replicaIdentityFull(ConnectionDef primary, RepDef d) {
+    if (primary.profile() != Profile.POSTGRESQL) {
+      return false;
+    }
+    try {
+      return ReplicaIdentity.isFull(DsiTargets.target(primary), d.primarySchema(), d.primaryTable())
+          .orElse(false);
+    } catch (IllegalArgumentException noLoginSettings) {
+      return false;
+    }
   }
 
   /** The RSSD locator row of origin {@code ds.db} (its last saved OQID and resume blob). */
