@@ -197,8 +197,15 @@ class PartitionFullTest {
       }
       awaitTrue("the writer to wait again", () -> q.info().waitingForSegment());
       awaitTrue("the second warning", () -> warnings().size() == 2);
-      Messages.drain(reader).forEach(m -> reader.confirm(m.position()));
-      awaitTrue("the writer to stop waiting", () -> !q.info().waitingForSegment());
+      // The reader reads and confirms whatever the writer has written until the writer has
+      // written everything (freed segments let it write more, which may fill the partition again).
+      CompletableFuture<QueuePosition> lastOfShortage = last;
+      awaitTrue(
+          "the writer to write everything and stop waiting",
+          () -> {
+            Messages.drain(reader).forEach(m -> reader.confirm(m.position()));
+            return lastOfShortage.isDone() && !q.info().waitingForSegment();
+          });
       reader.close();
     }
   }
