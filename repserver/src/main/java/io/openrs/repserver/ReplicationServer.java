@@ -831,24 +831,8 @@ public final class ReplicationServer implements AutoCloseable {
               + ", whose agent does not run incremental snapshots yet (it has no signal table)."
               + " Create the subscription without materialization and load the replicate first");
     }
-    ConnectionDef replicate =
-        rssd.connections()
-            .find(replicateDataserver, replicateDatabase)
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "subscription "
-                            + name
-                            + ": no connection "
-                            + replicateDataserver
-                            + "."
-                            + replicateDatabase));
-    String validation = replicate.properties().get("dsi_row_count_validation");
-    boolean validates =
-        validation == null
-            ? parameters.getBoolean("dsi_row_count_validation")
-            : validation.equalsIgnoreCase("on") || validation.equalsIgnoreCase("true");
-    if (validates) {
+    ConnectionDef replicate = subscriptionReplicate(name, replicateDataserver, replicateDatabase);
+    if (DsiTargets.parameters(replicate, parameters).getBoolean("dsi_row_count_validation")) {
       throw new IllegalStateException(
           "subscription "
               + name
@@ -919,6 +903,16 @@ public final class ReplicationServer implements AutoCloseable {
     }
   }
 
+  /** The replicate connection {@code ds.db} of subscription {@code name}. */
+  private ConnectionDef subscriptionReplicate(String name, String dataserver, String database) {
+    return rssd.connections()
+        .find(dataserver, database)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "subscription " + name + ": no connection " + dataserver + "." + database));
+  }
+
   private List<String> createSubscriptionRow(
       String name,
       String repDefName,
@@ -927,18 +921,7 @@ public final class ReplicationServer implements AutoCloseable {
       String replicateDatabase,
       Optional<String> whereClause,
       SubscriptionState state) {
-    ConnectionDef replicate =
-        rssd.connections()
-            .find(replicateDataserver, replicateDatabase)
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "subscription "
-                            + name
-                            + ": no connection "
-                            + replicateDataserver
-                            + "."
-                            + replicateDatabase));
+    ConnectionDef replicate = subscriptionReplicate(name, replicateDataserver, replicateDatabase);
     List<String> notices = new ArrayList<>();
     if (whereClause.isPresent()) {
       WhereClause w = WhereClause.parse(whereClause.get());

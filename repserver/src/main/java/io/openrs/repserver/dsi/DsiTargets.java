@@ -41,7 +41,7 @@ public final class DsiTargets {
   }
 
   /** The connection's catalogue values (not its login settings) layered over the server's. */
-  static ParameterValues parameters(ConnectionDef c, ParameterValues server) {
+  public static ParameterValues parameters(ConnectionDef c, ParameterValues server) {
     ParameterCatalog catalog = server.catalog();
     Map<String, String> values = new TreeMap<>();
     c.properties()
