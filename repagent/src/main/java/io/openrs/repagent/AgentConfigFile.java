@@ -228,6 +228,7 @@ public final class AgentConfigFile {
     }
     int rejections = r.intIn(AgentParameter.REJECTION_RETRY_LIMIT, 1, 1_000_000);
     long heartbeatMs = r.longIn(AgentParameter.HEARTBEAT_INTERVAL_MS, 0, 86_400_000);
+    long scanSleepMs = r.longIn(AgentParameter.SCAN_SLEEP_MAX_MS, 1, 60_000);
     long flushMs = r.longIn(AgentParameter.OFFSET_FLUSH_INTERVAL_MS, 10, 86_400_000);
     long txBuffer = r.longIn(AgentParameter.TRANSACTION_BUFFER_SIZE, 64 * 1024, 1L << 40);
     Path dataDirectory = base.resolve(r.string(AgentParameter.DATA_DIRECTORY)).normalize();
@@ -253,6 +254,7 @@ public final class AgentConfigFile {
         Duration.ofMillis(maxBackoff),
         rejections,
         Duration.ofMillis(heartbeatMs),
+        Duration.ofMillis(scanSleepMs),
         Duration.ofMillis(flushMs),
         txBuffer,
         dataDirectory,

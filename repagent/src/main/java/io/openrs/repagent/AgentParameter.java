@@ -92,6 +92,11 @@ public enum AgentParameter {
       "heartbeat_interval_ms",
       "10000",
       "Interval of the heartbeat that lets an idle primary release its log (0 = off)."),
+  SCAN_SLEEP_MAX_MS(
+      "scan_sleep_max_ms",
+      "5",
+      "Longest wait of the log reader for more changes before it hands over what it has"
+          + " (Debezium's `poll.interval.ms`): the delay a lone change may add under light load."),
   OFFSET_FLUSH_INTERVAL_MS(
       "offset_flush_interval_ms",
       "1000",

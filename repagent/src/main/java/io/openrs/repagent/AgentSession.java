@@ -235,6 +235,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     p.setProperty("decimal.handling.mode", "precise");
     p.setProperty("time.precision.mode", "adaptive_time_microseconds");
     p.setProperty("binary.handling.mode", "bytes");
+    p.setProperty("poll.interval.ms", Long.toString(settings.scanSleepMax().toMillis()));
     if (!settings.heartbeatInterval().isZero()) {
       p.setProperty(
           "heartbeat.interval.ms", Long.toString(settings.heartbeatInterval().toMillis()));

@@ -24,6 +24,7 @@ import java.util.Objects;
  * @param retryMaxBackoff longest wait between reconnects
  * @param rejectionRetryLimit rejections in a row of the same command before the agent stops
  * @param heartbeatInterval heartbeat interval (zero = no heartbeat)
+ * @param scanSleepMax longest wait of the log reader for more changes before it hands over a batch
  * @param offsetFlushInterval how often the position is handed to the server and the log released
  * @param transactionBufferBytes bytes of one transaction held in memory before spilling
  * @param dataDirectory where spill files go
@@ -45,6 +46,7 @@ public record AgentSettings(
     Duration retryMaxBackoff,
     int rejectionRetryLimit,
     Duration heartbeatInterval,
+    Duration scanSleepMax,
     Duration offsetFlushInterval,
     long transactionBufferBytes,
     Path dataDirectory,
@@ -152,6 +154,7 @@ public record AgentSettings(
         retryMaxBackoff,
         rejectionRetryLimit,
         heartbeatInterval,
+        scanSleepMax,
         offsetFlushInterval,
         transactionBufferBytes,
         dataDirectory,

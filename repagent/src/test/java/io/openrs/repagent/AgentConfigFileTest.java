@@ -41,6 +41,7 @@ class AgentConfigFileTest {
     assertThat(s.ltlBatchSizeBytes()).isEqualTo(65536);
     assertThat(s.scanBatchSize()).isEqualTo(1000);
     assertThat(s.heartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(s.scanSleepMax()).isEqualTo(Duration.ofMillis(5));
     assertThat(s.source().port()).isEqualTo(5432);
     assertThat(s.source().slotName()).isEqualTo("openrs_pg1_agent");
     assertThat(s.source().publicationName()).isEqualTo("openrs_pg1_agent");
@@ -58,6 +59,7 @@ class AgentConfigFileTest {
                         "origin = nodot",
                         "ltl_batch_size = 12",
                         "snapshot = maybe",
+                        "scan_sleep_max_ms = 0",
                         "bogus = 1",
                         "source_password = plain",
                         "not a line")))
@@ -67,9 +69,10 @@ class AgentConfigFileTest {
         .hasMessageContaining("origin must be dataserver.database")
         .hasMessageContaining("ltl_batch_size = 12 is outside 1024 .. 16777216")
         .hasMessageContaining("snapshot = 'maybe' must be on or off")
+        .hasMessageContaining("scan_sleep_max_ms = 0 is outside 1 .. 60000")
         .hasMessageContaining("unknown parameter bogus")
         .hasMessageContaining("source_password: passwords are not written")
-        .hasMessageContaining(":6: expected name = value")
+        .hasMessageContaining(":7: expected name = value")
         .hasMessageContaining("rs_password_env or rs_password_file is required")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("plain"));
   }

@@ -314,6 +314,7 @@ public final class AgentDrainBenchmark {
     p.setProperty("provide.transaction.metadata", "true");
     p.setProperty("tombstones.on.delete", "false");
     p.setProperty("decimal.handling.mode", "precise");
+    p.setProperty("poll.interval.ms", "5"); // as the agent (scan_sleep_max_ms)
     p.setProperty("time.precision.mode", "adaptive_time_microseconds");
     p.setProperty("binary.handling.mode", "bytes");
     return p;
