@@ -361,6 +361,14 @@ public enum DsiCounter {
       true,
       "Batches and the time of each round trip (send and results). Dominating the apply time"
           + " means the replicate is the bottleneck."),
+  COMMAND_BATCHES(
+      "DSIECmdBatches",
+      Module.DSIEXEC,
+      Kind.COUNTER,
+      "batches",
+      false,
+      "Batches of statements with different SQL sent in one round trip, their values written as"
+          + " literals (batch on, PostgreSQL replicates); also counted in DSIEBatch."),
   BF_MAX_BYTES(
       "DSIEBFMaxBytes",
       Module.DSIEXEC,

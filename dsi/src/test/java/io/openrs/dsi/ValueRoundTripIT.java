@@ -35,20 +35,28 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every LTL value kind, edge values included, survives the trip to the replicate exactly, through
- * bound parameters (row path) and through the bulk interface (PostgreSQL COPY text format with its
- * escaping, MariaDB multi-row inserts).
+ * bound parameters (row path), through the bulk interface (PostgreSQL COPY text format with its
+ * escaping, MariaDB multi-row inserts), and written as literals in command batches of different
+ * statements (each row inserted empty and then updated to its value: PostgreSQL).
  */
 class ValueRoundTripIT {
   private static final int REPLICATE = 201;
 
   @TempDir Path dir;
 
+  enum Route {
+    ROWS,
+    BULK,
+    COMMAND_BATCHES
+  }
+
   static Stream<Arguments> cases() {
     return Stream.of(
-        Arguments.of(TestDb.POSTGRESQL, false),
-        Arguments.of(TestDb.POSTGRESQL, true),
-        Arguments.of(TestDb.MARIADB, false),
-        Arguments.of(TestDb.MARIADB, true));
+        Arguments.of(TestDb.POSTGRESQL, Route.ROWS),
+        Arguments.of(TestDb.POSTGRESQL, Route.BULK),
+        Arguments.of(TestDb.POSTGRESQL, Route.COMMAND_BATCHES),
+        Arguments.of(TestDb.MARIADB, Route.ROWS),
+        Arguments.of(TestDb.MARIADB, Route.BULK));
   }
 
   private static final Map<String, Kind> COLUMNS = new LinkedHashMap<>();
@@ -201,9 +209,10 @@ class ValueRoundTripIT {
     return new Value.TimestampTz(OffsetDateTime.parse(s));
   }
 
-  @ParameterizedTest(name = "{0} bulk={1}")
+  @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
-  void everyValueSurvivesExactly(TestDb db, boolean bulk) throws Exception {
+  void everyValueSurvivesExactly(TestDb db, Route path) throws Exception {
+    boolean bulk = path == Route.BULK;
     try (TestDb.Scratch s = db.scratch("dsi_values");
         OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
       s.exec(ddl(db));
@@ -216,11 +225,19 @@ class ValueRoundTripIT {
         for (Value v : e.getValue()) {
           id++;
           List<Column> row = new ArrayList<>();
+          List<Column> empty = new ArrayList<>();
           row.add(new Column("id", new Value.Int32(id)));
+          empty.add(new Column("id", new Value.Int32(id)));
           for (String col : COLUMNS.keySet()) {
             row.add(new Column(col, col.equals(e.getKey()) ? v : Value.NULL));
+            empty.add(new Column(col, Value.NULL));
           }
-          x.insert("vals", row);
+          if (path == Route.COMMAND_BATCHES) {
+            x.insert("vals", empty); // insert, update, insert, update, ...: no run of one SQL
+            x.update("vals", empty, row);
+          } else {
+            x.insert("vals", row);
+          }
           expected.add(id + " " + e.getKey() + "=" + Workload.canonical(v));
         }
       }
@@ -238,6 +255,13 @@ class ValueRoundTripIT {
               new SimpleMeterRegistry())) {
         Awaits.applied(dsi, s, Map.of(101, t.commitOqid()));
         assertThat(dsi.counter(DsiCounter.BULK_ROWS)).isEqualTo(bulk ? id : 0);
+        if (path == Route.COMMAND_BATCHES) {
+          assertThat(dsi.counter(DsiCounter.COMMAND_BATCHES)).isPositive();
+          // 2 statements per row in batches of at most dsi_max_cmds_in_batch, not one per trip
+          assertThat(dsi.counter(DsiCounter.BATCH)).isLessThan(id);
+        } else {
+          assertThat(dsi.counter(DsiCounter.COMMAND_BATCHES)).isZero();
+        }
       }
       List<String> actual = new ArrayList<>();
       List<String> cols = new ArrayList<>(COLUMNS.keySet());

@@ -237,8 +237,14 @@ class NativeComparisonBenchmark {
             pr[0].writeMarker(m);
             o.admin().exec("admin stats, reset");
             long t0 = System.nanoTime();
-            long startMs = o.startAgent();
-            o.awaitMarker(m, CATCH_UP);
+            Timeline timeline = Timeline.start(o.admin(), t0);
+            long startMs;
+            try {
+              startMs = o.startAgent();
+              o.awaitMarker(m, CATCH_UP);
+            } finally {
+              timeline.stop(out.resolve("w" + w + "-r" + r + "-e2e-" + s + "-timeline.txt"));
+            }
             double sec = (System.nanoTime() - t0) / 1e9;
             sample(wl.name(), "e2e", s, changes / sec);
             sample(wl.name(), "agent start s", s, startMs / 1000.0);

@@ -160,6 +160,12 @@ public final class ChildJvm implements AutoCloseable {
     cmd.addAll(cdsOptions(mainClass));
     cmd.add("-Duser.timezone=" + CHILD_TIME_ZONE);
     cmd.add("-Dlogback.configurationFile=" + logback);
+    // Extra options for profiling a run, e.g. -Dconsistency.child.jvmArgs=
+    // "-XX:StartFlightRecording=filename=/tmp/jfr/,settings=profile" (one recording per child).
+    String extra = System.getProperty("consistency.child.jvmArgs", "").trim();
+    if (!extra.isEmpty()) {
+      cmd.addAll(List.of(extra.split("\\s+")));
+    }
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(mainClass);

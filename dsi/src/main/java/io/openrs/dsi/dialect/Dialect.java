@@ -174,6 +174,25 @@ public interface Dialect {
   /** What one error (not its chain) means. */
   ErrorKind classify(SQLException e);
 
+  /**
+   * Whether statements of different SQL may go to this connection in one round trip as a command
+   * batch, their values written with {@link #appendLiteral} instead of bound (false: each run of
+   * one SQL text is its own batch).
+   */
+  default boolean literalBatches(Connection c) throws SQLException {
+    return false;
+  }
+
+  /**
+   * Appends {@code v} as an SQL literal the server reads back as exactly that value in a column of
+   * {@code column}'s type (only where {@link #literalBatches} is true).
+   *
+   * @throws IllegalArgumentException for a value it cannot write (the caller falls back)
+   */
+  default void appendLiteral(StringBuilder sb, Value v, ColumnMeta column) {
+    throw new IllegalArgumentException("no SQL literals for " + v);
+  }
+
   /** The dialect's default error actions (RS's {@code rs_sqlserver_error_class} analogue). */
   ErrorClass defaultErrorClass();
 

@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
+import org.postgresql.core.BaseConnection;
 
 /**
  * PostgreSQL (tested with 15): double-quoted identifiers, {@code ON CONFLICT} upserts, {@code COPY
@@ -255,6 +256,55 @@ public final class PostgresDialect implements Dialect {
   @Override
   public void bindInstant(PreparedStatement ps, int index, Instant time) throws SQLException {
     ps.setObject(index, time.atOffset(ZoneOffset.UTC));
+  }
+
+  // ---- command batches: literal values -------------------------------------------------------
+
+  /** With {@code standard_conforming_strings} on, a backslash in a literal is just a character. */
+  @Override
+  public boolean literalBatches(Connection c) throws SQLException {
+    return c.unwrap(BaseConnection.class).getStandardConformingStrings();
+  }
+
+  /**
+   * Every value but null as a quoted, untyped literal in the server's text form (the column's type
+   * reads it, as it reads an untyped bound parameter): quotes doubled, bytea as {@code \x<hex>},
+   * dates and times as for COPY.
+   */
+  @Override
+  public void appendLiteral(StringBuilder sb, Value v, ColumnMeta column) {
+    if (v instanceof Value.Null) {
+      sb.append("NULL");
+      return;
+    }
+    sb.append('\'');
+    if (v instanceof Value.Text t) {
+      appendQuoted(sb, t.value());
+    } else if (v instanceof Value.Json j) {
+      appendQuoted(sb, j.value());
+    } else if (v instanceof Value.Binary b) {
+      sb.append("\\x");
+      for (int i = 0; i < b.length(); i++) {
+        int x = b.byteAt(i) & 0xff;
+        sb.append(Character.forDigit(x >> 4, 16)).append(Character.forDigit(x & 15, 16));
+      }
+    } else if (v instanceof Value.Unchanged) {
+      throw new IllegalArgumentException("value " + v + " has no literal (column left as it is)");
+    } else {
+      // Numbers, booleans, dates, times and UUIDs: their COPY text has no quote or backslash.
+      appendCopyValue(sb, v);
+    }
+    sb.append('\'');
+  }
+
+  private static void appendQuoted(StringBuilder sb, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch == '\'') {
+        sb.append('\'');
+      }
+      sb.append(ch);
+    }
   }
 
   // ---- bulk: COPY FROM STDIN, text format ------------------------------------------------------

@@ -27,9 +27,12 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>fast</b>: consecutive statements with the same SQL go in one JDBC batch ({@code
- *       dsi_cmd_batch_size}, {@code dsi_max_cmds_in_batch}); a run of at least {@code
- *       dsi_bulk_threshold} plain inserts into one table goes through the dialect's bulk interface
- *       when {@code dsi_bulk_copy} is on. Any error ends it.
+ *       dsi_cmd_batch_size}, {@code dsi_max_cmds_in_batch}); statements of different SQL (an
+ *       update, an insert, another update, ...) go together in one round trip as a command batch
+ *       with their values written as literals, where the dialect can ({@link
+ *       Dialect#literalBatches}); a run of at least {@code dsi_bulk_threshold} plain inserts into
+ *       one table goes through the dialect's bulk interface when {@code dsi_bulk_copy} is on. Any
+ *       error ends it.
  *   <li><b>slow</b>: one statement at a time behind a savepoint, so the failing statement is known
  *       exactly, and an error the error class maps to {@code ignore} or {@code warn} rolls back
  *       only that statement.
@@ -56,8 +59,15 @@ final class Applier {
   private Connection connection;
   private StatementCache statements;
 
-  // Per apply: the current run of statements with one SQL text, counts to publish on commit.
+  // Per apply: the current run of statements with one SQL text; before it, shorter runs of other
+  // SQL waiting to go with it in one command batch; counts to publish on commit.
   private final List<Op.Stmt> run = new ArrayList<>();
+  private final List<Op.Stmt> mixed = new ArrayList<>();
+  private long mixedBytes;
+
+  /** Whether this connection takes command batches with literal values (asked once per attach). */
+  private Boolean literalBatches;
+
   private final Map<DsiCounter, Long> pending = new EnumMap<>(DsiCounter.class);
   private final List<Op.TicketOp> tickets = new ArrayList<>();
 
@@ -85,6 +95,7 @@ final class Applier {
     detach();
     this.connection = c;
     this.statements = new StatementCache(c, 256);
+    this.literalBatches = null;
   }
 
   /** Forgets the connection, closing its cached statements. */
@@ -118,6 +129,8 @@ final class Applier {
   /** Starts a replicate transaction's bookkeeping. */
   void begin() {
     run.clear();
+    mixed.clear();
+    mixedBytes = 0;
     pending.clear();
     tickets.clear();
   }
@@ -141,7 +154,7 @@ final class Applier {
         planFast(cmd);
       }
     }
-    flushRun();
+    flushAll();
   }
 
   private void planFast(InTransaction cmd) throws StatementFailure {
@@ -157,7 +170,7 @@ final class Applier {
       if (op instanceof Op.Stmt s) {
         addToRun(s);
       } else if (op instanceof Op.DdlOp d) {
-        flushRun();
+        flushAll();
         executeDdl(d);
       } else if (op instanceof Op.TicketOp t) {
         tickets.add(t);
@@ -167,13 +180,66 @@ final class Applier {
 
   private void addToRun(Op.Stmt s) throws StatementFailure {
     if (!run.isEmpty() && !run.get(0).sql.equals(s.sql)) {
-      flushRun();
+      endRun();
     }
     run.add(s);
     boolean bulkCandidate = settings.bulkCopy() && s.bulkable;
-    if (bulkCandidate ? run.size() >= MAX_BULK_ROWS : batchFull(run.size(), runBytes())) {
-      flushRun();
+    if (bulkCandidate
+        ? run.size() >= MAX_BULK_ROWS
+        : batchFull(mixed.size() + run.size(), mixedBytes + runBytes())) {
+      flushAll();
     }
+  }
+
+  /**
+   * The current run ends (the next statement has other SQL): a run short enough to go in a command
+   * batch waits for the statements after it; a run for the bulk interface, or any run where command
+   * batches cannot be used, goes now.
+   */
+  private void endRun() throws StatementFailure {
+    if (!bulkQualifies(run) && literalBatches()) {
+      mixed.addAll(run);
+      mixedBytes += runBytes();
+      run.clear();
+    } else {
+      flushAll();
+    }
+  }
+
+  private boolean literalBatches() throws StatementFailure {
+    if (literalBatches == null) {
+      try {
+        literalBatches = settings.batch() && dialect.literalBatches(connection);
+      } catch (SQLException e) {
+        throw StatementFailure.database("asking the replicate how it takes command batches", e);
+      }
+    }
+    return literalBatches;
+  }
+
+  private boolean bulkQualifies(List<Op.Stmt> stmts) {
+    return settings.bulkCopy()
+        && stmts.size() >= settings.bulkThreshold()
+        && stmts.stream().allMatch(st -> st.bulkable);
+  }
+
+  /** Sends everything held: the waiting command batch with the current run, or each on its own. */
+  private void flushAll() throws StatementFailure {
+    if (!mixed.isEmpty()) {
+      if (!bulkQualifies(run)) {
+        mixed.addAll(run);
+        run.clear();
+      }
+      List<Op.Stmt> todo = new ArrayList<>(mixed);
+      mixed.clear();
+      mixedBytes = 0;
+      if (todo.stream().allMatch(st -> st.sql.equals(todo.get(0).sql))) {
+        sendRun(todo);
+      } else {
+        executeCommandBatch(todo);
+      }
+    }
+    flushRun();
   }
 
   private long runBytes() {
@@ -197,9 +263,12 @@ final class Applier {
     }
     List<Op.Stmt> todo = new ArrayList<>(run);
     run.clear();
-    if (settings.bulkCopy()
-        && todo.size() >= settings.bulkThreshold()
-        && todo.stream().allMatch(s -> s.bulkable)) {
+    sendRun(todo);
+  }
+
+  /** Statements with one SQL text: bulk when they qualify, otherwise JDBC batches. */
+  private void sendRun(List<Op.Stmt> todo) throws StatementFailure {
+    if (bulkQualifies(todo)) {
       bulk(todo);
       return;
     }
@@ -252,6 +321,35 @@ final class Applier {
     }
     meters.add(DsiCounter.BATCH, 1);
     meters.add(DsiCounter.OCMD_COUNT, batch.size());
+    for (Op.Stmt s : batch) {
+      count(s);
+    }
+  }
+
+  /**
+   * Statements of different SQL in one round trip: each written with its values as literals ({@link
+   * LiteralSql}) into one JDBC command batch, whose update counts are checked one by one.
+   */
+  private void executeCommandBatch(List<Op.Stmt> batch) throws StatementFailure {
+    Timer.Sample sample = Timer.start();
+    try (Statement st = connection.createStatement()) {
+      for (Op.Stmt s : batch) {
+        st.addBatch(LiteralSql.render(dialect, s.sql, s.values, s.columns));
+      }
+      int[] counts = st.executeBatch();
+      for (int i = 0; i < counts.length && i < batch.size(); i++) {
+        checkCount(batch.get(i), counts[i]);
+      }
+    } catch (SQLException | RuntimeException | AssertionError e) {
+      throw StatementFailure.database(
+          "command batch of " + batch.size() + " statements, the first: " + batch.get(0).sql,
+          e instanceof SQLException sql ? sql : Jdbc.wrap(e));
+    } finally {
+      sample.stop(meters.timer(DsiCounter.BATCH_TIME));
+    }
+    meters.add(DsiCounter.BATCH, 1);
+    meters.add(DsiCounter.OCMD_COUNT, batch.size());
+    meters.add(DsiCounter.COMMAND_BATCHES, 1);
     for (Op.Stmt s : batch) {
       count(s);
     }

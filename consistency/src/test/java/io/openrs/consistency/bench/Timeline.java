@@ -1,0 +1,69 @@
+package io.openrs.consistency.bench;
+
+import io.openrs.consistency.support.Admin;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Samples a server's progress counters every quarter second while one of our systems catches up, so
+ * the report shows whether the commands trickled in or came late in a burst: seconds since the
+ * measurement started, commands the agent delivered ({@code REPAGENT CmdsRecv}), commands DIST read
+ * and commands the DSI applied ({@code DSICmdsSucceed}).
+ */
+final class Timeline {
+
+  private final Admin admin;
+  private final long t0;
+  private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+  private final ScheduledExecutorService sampler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "bench-timeline");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private Timeline(Admin admin, long t0) {
+    this.admin = admin;
+    this.t0 = t0;
+  }
+
+  static Timeline start(Admin admin, long t0) {
+    Timeline t = new Timeline(admin, t0);
+    t.lines.add("seconds  CmdsRecv  DIST_CmdsRead  DSICmdsSucceed");
+    t.sampler.scheduleAtFixedRate(t::sample, 0, 250, TimeUnit.MILLISECONDS);
+    return t;
+  }
+
+  private void sample() {
+    try {
+      double sec = (System.nanoTime() - t0) / 1e9;
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "%7.2f  %8.0f  %13.0f  %14.0f",
+              sec,
+              admin.total("REPAGENT", "CmdsRecv"),
+              admin.total("DIST", "CmdsRead"),
+              admin.total("DSI", "DSICmdsSucceed")));
+    } catch (Exception e) {
+      lines.add("error: " + e);
+    }
+  }
+
+  void stop(Path file) throws Exception {
+    sampler.shutdownNow();
+    sampler.awaitTermination(5, TimeUnit.SECONDS);
+    synchronized (lines) {
+      Files.write(file, lines, StandardCharsets.UTF_8);
+    }
+  }
+}
