@@ -206,7 +206,8 @@ public final class DsiConnection implements AutoCloseable {
             meters,
             clock,
             skipFirst,
-            failure -> onRunFailed(self[0], failure));
+            failure -> onRunFailed(self[0], failure),
+            () -> restartLater(self[0]));
     self[0] = run;
     transition(DsiState.RUNNING, run);
     run.start();
@@ -250,6 +251,29 @@ public final class DsiConnection implements AutoCloseable {
         return;
       }
     }
+  }
+
+  /**
+   * From a DSI thread: {@code run} stopped itself to be started again (asynchronous commits after a
+   * lost replicate connection). A thread of its own restarts it, unless a suspend, a close or
+   * another run has taken over meanwhile.
+   */
+  private void restartLater(DsiRun run) {
+    Thread t =
+        new Thread(
+            () -> {
+              synchronized (lifecycle) {
+                Current c = current.get();
+                if (closed || c.run() != run || c.state().status() != DsiState.Status.RUNNING) {
+                  return;
+                }
+                stopRun();
+                startRun(false);
+              }
+            },
+            "rs-dsi-restart-" + target.name());
+    t.setDaemon(true);
+    t.start();
   }
 
   private void report(DsiState s) {

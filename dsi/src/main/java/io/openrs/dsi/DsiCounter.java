@@ -361,6 +361,14 @@ public enum DsiCounter {
       true,
       "Batches and the time of each round trip (send and results). Dominating the apply time"
           + " means the replicate is the bottleneck."),
+  LOG_FLUSH_CHECKS(
+      "DSILogFlushChecks",
+      Module.DSI,
+      Kind.COUNTER,
+      "reads",
+      false,
+      "Reads of the replicate's flushed log position, to confirm the outbound queue only behind"
+          + " commits on disk (dsi_synchronous_commit off)."),
   COMMAND_BATCHES(
       "DSIECmdBatches",
       Module.DSIEXEC,

@@ -44,6 +44,8 @@ import java.util.TreeMap;
  * @param numLargeXactThreads {@code dsi_num_large_xact_threads}: of the {@code numThreads} threads,
  *     how many are kept for large transactions, which start before their commit is read (parallel
  *     DSI only; less than {@code numThreads} unless 0)
+ * @param synchronousCommit {@code dsi_synchronous_commit}: off lets the replicate commit without
+ *     waiting for its log flush (where the dialect can), the queue then confirmed behind the flush
  * @param hvar HVAR: {@code dsi_compile_enable} and the parameters of compiled groups
  */
 public record DsiSettings(
@@ -69,6 +71,7 @@ public record DsiSettings(
     boolean applyDdl,
     ErrorClass errorClass,
     int numLargeXactThreads,
+    boolean synchronousCommit,
     Hvar hvar) {
 
   /** The parameter that opts a connection in to DDL, read when the catalogue has it. */
@@ -152,6 +155,7 @@ public record DsiSettings(
         applyDdl,
         ErrorClass.none(),
         values.getInt("dsi_num_large_xact_threads"),
+        values.getBoolean("dsi_synchronous_commit"),
         new Hvar(
             values.getBoolean("dsi_compile_enable"),
             values.getInt("dsi_compile_max_cmds"),
@@ -185,6 +189,7 @@ public record DsiSettings(
         apply,
         errorClass,
         numLargeXactThreads,
+        synchronousCommit,
         hvar);
   }
 
@@ -216,6 +221,7 @@ public record DsiSettings(
         applyDdl,
         errorClass,
         numLargeXactThreads,
+        synchronousCommit,
         hvar);
   }
 
@@ -244,6 +250,7 @@ public record DsiSettings(
         applyDdl,
         ec,
         numLargeXactThreads,
+        synchronousCommit,
         hvar);
   }
 
@@ -272,6 +279,7 @@ public record DsiSettings(
         applyDdl,
         errorClass,
         numLargeXactThreads,
+        synchronousCommit,
         hvar);
   }
 
@@ -300,6 +308,7 @@ public record DsiSettings(
         applyDdl,
         errorClass,
         numLargeXactThreads,
+        synchronousCommit,
         h);
   }
 

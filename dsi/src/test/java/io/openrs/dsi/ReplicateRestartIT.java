@@ -31,7 +31,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the replicate ends equal to the reference model, which a transaction applied twice (rows in the
  * table without a key, duplicate keys, moved values) or missing would break, and {@code
  * rs_lastcommit} holds every origin's last commit. Continuous mode, and the parallel DSI with a
- * large-transaction thread and large transactions in the stream.
+ * large-transaction thread and large transactions in the stream; and with {@code
+ * dsi_synchronous_commit off} (continuous and HVAR), where the crash loses the commits not yet
+ * flushed and the DSI must apply them again from the outbound queue.
  */
 class ReplicateRestartIT {
   private static final int REPLICATE = 201;
@@ -55,6 +57,16 @@ class ReplicateRestartIT {
   static Stream<Arguments> modes() {
     return Stream.of(
         Arguments.of("continuous", ContinuousApplyIT.settings("dsi_max_xacts_in_group", "3")),
+        // Commits return before the WAL flush: the crash loses the last ones, which the queue
+        // must still hold (it is confirmed only behind pg_current_wal_flush_lsn()).
+        Arguments.of(
+            "continuous, dsi_synchronous_commit off",
+            ContinuousApplyIT.settings(
+                "dsi_max_xacts_in_group", "3", "dsi_synchronous_commit", "off")),
+        Arguments.of(
+            "hvar, dsi_synchronous_commit off",
+            ContinuousApplyIT.settings(
+                "dsi_compile_enable", "on", "dsi_synchronous_commit", "off")),
         Arguments.of(
             "parallel",
             ContinuousApplyIT.settings(
@@ -103,6 +115,9 @@ class ReplicateRestartIT {
         Awaits.applied(dsi, s, w.lastCommits());
         w.assertReplicaMatches(s);
         assertThat(dsi.counter(DsiCounter.RECONNECTS)).isPositive();
+        if (!settings.synchronousCommit()) {
+          assertThat(dsi.counter(DsiCounter.LOG_FLUSH_CHECKS)).isPositive();
+        }
         assertThat(dsi.state()).isEqualTo(DsiState.RUNNING);
       }
     }

@@ -643,6 +643,18 @@ final class StandardParameters {
                     + " <class>.")
             .build());
     all.add(
+        def("dsi_synchronous_commit", Area.DSI, BOOLEAN)
+            .scopes(SERVER, CONNECTION)
+            .effect(CONNECTION_RESUME)
+            .dflt("on")
+            .doc(
+                "off: replicate transactions commit without waiting for the replicate's log flush"
+                    + " (PostgreSQL synchronous_commit = off, as PostgreSQL's own subscriptions"
+                    + " apply); the outbound queue is truncated only behind the replicate's flushed"
+                    + " log, so a crash of the replicate loses nothing (the DSI applies again from"
+                    + " rs_lastcommit). No effect on MariaDB/MySQL.")
+            .build());
+    all.add(
         dsiDef("dsi_rs_ticket_report", BOOLEAN)
             .dflt("off")
             .doc("on: the DSI inserts every rs_ticket it applies into rs_ticket_history.")

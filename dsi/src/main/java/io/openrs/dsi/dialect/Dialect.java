@@ -193,6 +193,28 @@ public interface Dialect {
     throw new IllegalArgumentException("no SQL literals for " + v);
   }
 
+  /**
+   * The statement that makes a session commit without waiting for the log flush ({@code
+   * dsi_synchronous_commit off}), run on every new DSI connection; empty where the dialect keeps
+   * every commit synchronous (then the queue is confirmed at each commit as usual).
+   */
+  default Optional<String> asynchronousCommitStatement() {
+    return Optional.empty();
+  }
+
+  /**
+   * The replicate's log position after every commit returned so far, comparable with {@link
+   * #logFlushPosition} (only where {@link #asynchronousCommitStatement} is not empty).
+   */
+  default long logInsertPosition(Connection c) throws SQLException {
+    throw new SQLException("the dialect has no log positions");
+  }
+
+  /** How far the replicate's log is flushed: commits below it survive a crash of the replicate. */
+  default long logFlushPosition(Connection c) throws SQLException {
+    throw new SQLException("the dialect has no log positions");
+  }
+
   /** The dialect's default error actions (RS's {@code rs_sqlserver_error_class} analogue). */
   ErrorClass defaultErrorClass();
 

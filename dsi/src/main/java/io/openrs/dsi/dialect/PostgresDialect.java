@@ -258,6 +258,31 @@ public final class PostgresDialect implements Dialect {
     ps.setObject(index, time.atOffset(ZoneOffset.UTC));
   }
 
+  // ---- asynchronous commit: dsi_synchronous_commit off ---------------------------------------
+
+  @Override
+  public Optional<String> asynchronousCommitStatement() {
+    return Optional.of("SET synchronous_commit = off");
+  }
+
+  @Override
+  public long logInsertPosition(Connection c) throws SQLException {
+    return lsn(c, "SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint");
+  }
+
+  @Override
+  public long logFlushPosition(Connection c) throws SQLException {
+    return lsn(c, "SELECT (pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::bigint");
+  }
+
+  private static long lsn(Connection c, String sql) throws SQLException {
+    try (java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   // ---- command batches: literal values -------------------------------------------------------
 
   /** With {@code standard_conforming_strings} on, a backslash in a literal is just a character. */

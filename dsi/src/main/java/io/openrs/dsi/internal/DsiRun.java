@@ -35,6 +35,8 @@ public final class DsiRun {
    * @param skipFirst hand the first transaction not yet applied to the exceptions log instead of
    *     applying it ({@code resume connection ... skip transaction})
    * @param onFailure called (on a DSI thread) when the run stops because of an error
+   * @param onRestart called (on a DSI thread, at most once) when the run stops so that a new run
+   *     starts from the queue's confirmed position (asynchronous commits after a lost connection)
    */
   public DsiRun(
       DsiTarget target,
@@ -45,7 +47,8 @@ public final class DsiRun {
       DsiMeters meters,
       Clock clock,
       boolean skipFirst,
-      Consumer<DsiFailure> onFailure) {
+      Consumer<DsiFailure> onFailure,
+      Runnable onRestart) {
     HikariConfig hc = new HikariConfig();
     hc.setJdbcUrl(target.jdbcUrl());
     hc.setUsername(target.user());
@@ -58,9 +61,13 @@ public final class DsiRun {
     hc.setValidationTimeout(2_000);
     hc.setInitializationFailTimeout(-1);
     dialect.driverProperties("openrs-dsi " + target.name()).forEach(hc::addDataSourceProperty);
+    if (!settings.synchronousCommit()) {
+      dialect.asynchronousCommitStatement().ifPresent(hc::setConnectionInitSql);
+    }
     HikariDataSource pool = new HikariDataSource(hc);
     this.ctx =
-        new RunContext(target, dialect, settings, meters, sink, pool, clock, skipFirst, onFailure);
+        new RunContext(
+            target, dialect, settings, meters, sink, pool, clock, skipFirst, onFailure, onRestart);
     if (settings.hvar().enable()) {
       executors.addAll(HvarExecutor.threads(ctx));
     } else if (settings.numThreads() > 1) {

@@ -136,6 +136,14 @@ final class ReplicateSession implements AutoCloseable {
   private void reconnect(StatementFailure why) throws Stopping, InterruptedException {
     reconnects++;
     ctx.meters.add(DsiCounter.RECONNECTS, 1);
+    if (ctx.asynchronousCommit()) {
+      // Commits may have been lost with the replicate's unflushed log: this run's idea of what is
+      // done cannot be trusted. A new run reads the queue again from what is known to be on disk
+      // and skips what rs_lastcommit holds.
+      dropConnection();
+      ctx.restartRun("lost the replicate connection (" + why.describeError() + ")");
+      throw new Stopping();
+    }
     LOG.warn("{}: lost the replicate connection ({}); reconnecting", name, why.describeError());
     dropConnection();
     connect();

@@ -23,6 +23,8 @@ import java.util.function.Consumer;
  * hand-off, the applied position, the stop signal and where failures go. Thread-safe.
  */
 final class RunContext {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunContext.class);
+
   final DsiTarget target;
   final Dialect dialect;
   final DsiSettings settings;
@@ -42,6 +44,8 @@ final class RunContext {
   private final CountDownLatch stopping = new CountDownLatch(1);
   private final AtomicBoolean skipFirst;
   private final Consumer<DsiFailure> onFailure;
+  private final Runnable onRestart;
+  private final AtomicBoolean restartRequested = new AtomicBoolean();
   private volatile LastCommitStore lastCommit;
   private volatile String schema;
 
@@ -54,7 +58,8 @@ final class RunContext {
       HikariDataSource pool,
       Clock clock,
       boolean skipFirst,
-      Consumer<DsiFailure> onFailure) {
+      Consumer<DsiFailure> onFailure,
+      Runnable onRestart) {
     this.target = target;
     this.dialect = dialect;
     this.settings = settings;
@@ -66,6 +71,7 @@ final class RunContext {
     this.clock = clock;
     this.skipFirst = new AtomicBoolean(skipFirst);
     this.onFailure = onFailure;
+    this.onRestart = onRestart;
   }
 
   /** {@code ds.db}. */
@@ -109,6 +115,15 @@ final class RunContext {
     return progress.get();
   }
 
+  /**
+   * Whether replicate commits return before the replicate's log is flushed ({@code
+   * dsi_synchronous_commit off} on a dialect that can): then the queue is confirmed only up to
+   * {@link LogFlushTracker}'s durable point, not up to {@link #progress}.
+   */
+  boolean asynchronousCommit() {
+    return !settings.synchronousCommit() && dialect.asynchronousCommitStatement().isPresent();
+  }
+
   /** True once (and only once) if this run must skip its first transaction. */
   boolean takeSkip() {
     return skipFirst.compareAndSet(true, false);
@@ -131,6 +146,18 @@ final class RunContext {
   /** Waits up to {@code d} (a reconnect back-off); true if the run is stopping. */
   boolean awaitStop(Duration d) throws InterruptedException {
     return stopping.await(d.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Stops this run and asks for a new one to start from the queue's confirmed position (once per
+   * run): with asynchronous commits, after the replicate connection was lost.
+   */
+  void restartRun(String why) {
+    if (restartRequested.compareAndSet(false, true)) {
+      LOG.warn("{}: {}; starting the DSI again from the last commit on disk", name(), why);
+      requestStop();
+      onRestart.run();
+    }
   }
 
   /** Reports the run's failure (the connection goes DOWN) and stops it. */

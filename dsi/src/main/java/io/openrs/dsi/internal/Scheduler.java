@@ -16,11 +16,12 @@ import org.slf4j.LoggerFactory;
 /**
  * DSI-S: the only thread that touches the outbound queue's reader {@code DSI}. It reads messages,
  * assembles transactions ({@link TransactionAssembler}), hands them to the executors through the
- * bounded hand-off, and confirms the reader up to what the executors have done, never further. On
- * exit it waits for the executors, confirms once more, closes the reader and the pool. With
- * large-transaction threads ({@link #streaming}), a run of more than {@code dsi_large_xact_size}
- * commands is handed on as a {@link TransactionStream} as soon as it is that large, and fed as it
- * is read.
+ * bounded hand-off, and confirms the reader up to what the executors have done, never further (with
+ * {@code dsi_synchronous_commit off}: what is also flushed at the replicate, {@link
+ * LogFlushTracker}). On exit it waits for the executors, confirms once more, closes the reader and
+ * the pool. With large-transaction threads ({@link #streaming}), a run of more than {@code
+ * dsi_large_xact_size} commands is handed on as a {@link TransactionStream} as soon as it is that
+ * large, and fed as it is read.
  */
 final class Scheduler extends DsiThread {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
@@ -36,6 +37,7 @@ final class Scheduler extends DsiThread {
   private final StableQueue queue;
   private final List<DsiThread> executors;
   private final TransactionAssembler assembler;
+  private final LogFlushTracker flushes;
   private QueueReader reader;
   private QueuePosition confirmed;
 
@@ -44,6 +46,7 @@ final class Scheduler extends DsiThread {
     this.ctx = ctx;
     this.queue = queue;
     this.executors = executors;
+    this.flushes = new LogFlushTracker(ctx);
     this.assembler =
         new TransactionAssembler(
             ctx.name(),
@@ -150,7 +153,7 @@ final class Scheduler extends DsiThread {
   }
 
   private void confirm() {
-    QueuePosition p = ctx.progress();
+    QueuePosition p = flushes.confirmable();
     if (reader != null && p != null && (confirmed == null || p.isAfter(confirmed))) {
       reader.confirm(p);
       confirmed = p;
