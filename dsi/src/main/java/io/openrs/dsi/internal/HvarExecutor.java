@@ -6,7 +6,6 @@ import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.hvar.GroupPlan;
 import io.openrs.dsi.hvar.NetChangeDb;
-import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -133,6 +132,7 @@ final class HvarExecutor extends DsiThread {
     if (ctx.lastCommit().applied(t)) {
       ctx.meters.add(DsiCounter.TRANS_IGNORED, 1);
       LOG.debug("{}: {} is already applied (rs_lastcommit)", ctx.name(), t);
+      t.dropDecoded();
       openGroup();
       openIgnored.add(t);
       return;
@@ -152,7 +152,7 @@ final class HvarExecutor extends DsiThread {
     Optional<String> why;
     long start = System.nanoTime();
     try {
-      why = open.add(t.body());
+      why = open.add(t.takeBody());
     } catch (SQLException | RuntimeException e) {
       why = Optional.of("reading the replicate's catalog failed: " + e);
       dropCatalog();
@@ -196,6 +196,7 @@ final class HvarExecutor extends DsiThread {
   /** Applies {@code t} in continuous mode after the open group. */
   private void continuous(SourceTransaction t, String why)
       throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
+    t.dropDecoded(); // continuous mode decodes it again as it applies it
     close(DsiCounter.HVAR_CLOSED_NO_COMPILE);
     ctx.meters.add(DsiCounter.HVAR_TRANS_CONTINUOUS, 1);
     LOG.debug("{}: {} is applied in continuous mode: {}", ctx.name(), t, why);
@@ -273,12 +274,7 @@ final class HvarExecutor extends DsiThread {
 
   /** A transaction holding DDL or a truncate: nothing is compiled until it is applied. */
   private static boolean barrier(SourceTransaction t) {
-    for (LtlCommand.InTransaction c : t.body()) {
-      if (c instanceof LtlCommand.Ddl || c instanceof LtlCommand.Truncate) {
-        return true;
-      }
-    }
-    return false;
+    return t.hasDdlOrTruncate();
   }
 
   // ---- the catalog connection ------------------------------------------------------------------
