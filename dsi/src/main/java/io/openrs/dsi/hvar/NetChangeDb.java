@@ -200,13 +200,16 @@ public final class NetChangeDb {
     if (k == null) {
       return "an insert into " + t.name() + " lacks a value of its primary key " + t.primaryKey();
     }
-    NetRow e = t.rows.get(k);
-    if (e == null && t.ahead && NetRow.complete(img)) {
-      ahead.row(t.meta, img); // a key the group has not seen: into the table now
-      streamed++;
-      put(t, k, NetRow.STREAMED);
-    } else if (e == null) {
-      put(t, k, NetRow.insert(img, null));
+    // one lookup for the usual case, a key the group has not seen
+    boolean goesAhead = t.ahead && NetRow.complete(img);
+    NetRow fresh = goesAhead ? NetRow.STREAMED : NetRow.insert(img, null);
+    NetRow e = t.rows.putIfAbsent(k, fresh);
+    if (e == null) {
+      if (goesAhead) {
+        ahead.row(t.meta, img); // into the table now
+        streamed++;
+      }
+      added(t, k, fresh);
     } else if (e.state == NetRow.State.DELETE) {
       put(t, k, NetRow.deleteInsert(img, null, e.deleteChecked));
     } else {
@@ -442,6 +445,12 @@ public final class NetChangeDb {
     }
     lastTable = t;
     return t;
+  }
+
+  /** Records {@code row}, just put under {@code k} where there was none, as {@link #put} does. */
+  private void added(TableNet t, RowKey k, NetRow row) {
+    undo.add(new Undo(t, k, null, 0));
+    bytes += row.bytes() + k.bytes();
   }
 
   private void put(TableNet t, RowKey k, NetRow row) {
