@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * The net-change database of one HVAR group: the transactions added to it, compiled into the final
@@ -57,6 +58,7 @@ public final class NetChangeDb {
   private final TableSource source;
   private final Function<TableName, Set<CommandConversion>> conversions;
   private final InsertStream ahead;
+  private final ToIntFunction<TableName> expectedRows;
   private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
   private final List<Undo> undo = new ArrayList<>();
   private final List<TableName> created = new ArrayList<>();
@@ -81,9 +83,23 @@ public final class NetChangeDb {
       TableSource source,
       Function<TableName, Set<CommandConversion>> conversions,
       InsertStream ahead) {
+    this(source, conversions, ahead, t -> 0);
+  }
+
+  /**
+   * @param expectedRows about how many rows the group will hold per table (the previous group's
+   *     count, say): each table's row map is made that large at once instead of growing and
+   *     rehashing its way there under a backlog
+   */
+  public NetChangeDb(
+      TableSource source,
+      Function<TableName, Set<CommandConversion>> conversions,
+      InsertStream ahead,
+      ToIntFunction<TableName> expectedRows) {
     this.source = source;
     this.conversions = conversions;
     this.ahead = ahead;
+    this.expectedRows = expectedRows;
   }
 
   /** Commands of the transactions added. */
@@ -94,6 +110,15 @@ public final class NetChangeDb {
   /** About how many heap bytes the net rows take (and the rows held to go ahead). */
   public long bytes() {
     return bytes + (ahead == null ? 0 : ahead.bytes());
+  }
+
+  /** Rows held per table (net rows of keyed tables, distinct rows of the others), so far. */
+  public Map<TableName, Integer> rowsByTable() {
+    Map<TableName, Integer> out = new LinkedHashMap<>();
+    for (TableNet t : tables.values()) {
+      out.put(t.name(), t.rows.size() + t.counts.size());
+    }
+    return out;
   }
 
   /** True if no transaction was added. */
@@ -432,7 +457,8 @@ public final class NetChangeDb {
               meta,
               conv,
               restriction,
-              restriction == null && source.uniqueChangesAsDeleteInsert(meta));
+              restriction == null && source.uniqueChangesAsDeleteInsert(meta),
+              restriction == null ? expectedRows.applyAsInt(name) : 0);
       t.ahead =
           ahead != null
               && restriction == null
@@ -581,7 +607,7 @@ public final class NetChangeDb {
     final String restriction;
     final int[] keyPositions;
     final Map<String, Integer> positions = new HashMap<>();
-    final Map<RowKey, NetRow> rows = new LinkedHashMap<>();
+    final Map<RowKey, NetRow> rows;
     final Map<RowKey, Long> counts = new LinkedHashMap<>();
 
     /** Inserts of keys the group has not seen go ahead ({@link InsertStream}). */
@@ -594,8 +620,13 @@ public final class NetChangeDb {
         TableMeta meta,
         Set<CommandConversion> conversions,
         String restriction,
-        boolean uniqueDeleteInsert) {
+        boolean uniqueDeleteInsert,
+        int expectedRows) {
       this.meta = meta;
+      // a LinkedHashMap holds capacity * 0.75 entries before it grows
+      int rowsNow = meta.keyed() ? Math.max(0, expectedRows) : 0;
+      this.rows =
+          new LinkedHashMap<>(rowsNow < 12 ? 16 : (int) Math.min(1 << 30, rowsNow / 3L * 4 + 4));
       this.conversions = conversions;
       this.restriction = restriction;
       List<ColumnMeta> cols = meta.columns();

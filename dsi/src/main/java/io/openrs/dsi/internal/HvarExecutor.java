@@ -51,6 +51,8 @@ final class HvarExecutor extends DsiThread {
   private long openTxBytes;
   private long compileNanos;
   private long nextSeq;
+  // Rows per table of the last group that touched it: the next group's maps start that large.
+  private final java.util.Map<TableName, Integer> lastRows = new java.util.HashMap<>();
 
   /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
   static List<DsiThread> threads(RunContext ctx) {
@@ -185,8 +187,16 @@ final class HvarExecutor extends DsiThread {
                 t -> tables.parents(c, t),
                 ctx.settings.cmdBatchSizeBytes());
       }
-      open = new NetChangeDb(tables.source(c), this::conversions, openAhead);
+      open = new NetChangeDb(tables.source(c), this::conversions, openAhead, this::expectedRows);
     }
+  }
+
+  /**
+   * Rows the open group's table {@code t} will likely hold: as many as the last group that touched
+   * it held (a backlog fills every group alike), never more than {@code dsi_compile_max_cmds}.
+   */
+  private int expectedRows(TableName t) {
+    return Math.min(lastRows.getOrDefault(t, 0), settings.maxCmds());
   }
 
   private java.util.Set<io.openrs.dsi.CommandConversion> conversions(TableName t) {
@@ -234,6 +244,7 @@ final class HvarExecutor extends DsiThread {
     if (txs.isEmpty() && ignored.isEmpty()) {
       return;
     }
+    lastRows.putAll(db.rowsByTable());
     GroupPlan plan = db.seal();
     List<TableName> order = plan.tables();
     if (!txs.isEmpty()) {
