@@ -169,7 +169,9 @@ public enum DsiCounter {
       "bytes",
       false,
       "Bytes of read transactions waiting for a DSIEXEC thread, the buffered commands of a"
-          + " streamed large transaction included (bounded by dsi_sqt_max_cache_size)."),
+          + " streamed large transaction included (bounded by dsi_sqt_max_cache_size); with"
+          + " HVAR the heap they take: their packed commands and an estimate of the decoded"
+          + " ones."),
 
   HVAR_CMDS_COMPILED(
       "HVARCmdsCompiled",

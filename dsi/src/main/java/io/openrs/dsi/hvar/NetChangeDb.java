@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * The net-change database of one HVAR group: the transactions added to it, compiled into the final
@@ -57,6 +58,7 @@ public final class NetChangeDb {
   private final TableSource source;
   private final Function<TableName, Set<CommandConversion>> conversions;
   private final InsertStream ahead;
+  private final ToIntFunction<TableName> expectedRows;
   private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
   private final List<Undo> undo = new ArrayList<>();
   private final List<TableName> created = new ArrayList<>();
@@ -81,9 +83,23 @@ public final class NetChangeDb {
       TableSource source,
       Function<TableName, Set<CommandConversion>> conversions,
       InsertStream ahead) {
+    this(source, conversions, ahead, t -> 0);
+  }
+
+  /**
+   * @param expectedRows about how many rows the group will hold per table (the previous group's
+   *     count, say): each table's row map is made that large at once instead of growing and
+   *     rehashing its way there under a backlog
+   */
+  public NetChangeDb(
+      TableSource source,
+      Function<TableName, Set<CommandConversion>> conversions,
+      InsertStream ahead,
+      ToIntFunction<TableName> expectedRows) {
     this.source = source;
     this.conversions = conversions;
     this.ahead = ahead;
+    this.expectedRows = expectedRows;
   }
 
   /** Commands of the transactions added. */
@@ -94,6 +110,15 @@ public final class NetChangeDb {
   /** About how many heap bytes the net rows take (and the rows held to go ahead). */
   public long bytes() {
     return bytes + (ahead == null ? 0 : ahead.bytes());
+  }
+
+  /** Rows held per table (net rows of keyed tables, distinct rows of the others), so far. */
+  public Map<TableName, Integer> rowsByTable() {
+    Map<TableName, Integer> out = new LinkedHashMap<>();
+    for (TableNet t : tables.values()) {
+      out.put(t.name(), t.rows.size() + t.counts.size());
+    }
+    return out;
   }
 
   /** True if no transaction was added. */
@@ -200,13 +225,16 @@ public final class NetChangeDb {
     if (k == null) {
       return "an insert into " + t.name() + " lacks a value of its primary key " + t.primaryKey();
     }
-    NetRow e = t.rows.get(k);
-    if (e == null && t.ahead && NetRow.complete(img)) {
-      ahead.row(t.meta, img); // a key the group has not seen: into the table now
-      streamed++;
-      put(t, k, NetRow.STREAMED);
-    } else if (e == null) {
-      put(t, k, NetRow.insert(img, null));
+    // one lookup for the usual case, a key the group has not seen
+    boolean goesAhead = t.ahead && NetRow.complete(img);
+    NetRow fresh = goesAhead ? NetRow.STREAMED : NetRow.insert(img, null);
+    NetRow e = t.rows.putIfAbsent(k, fresh);
+    if (e == null) {
+      if (goesAhead) {
+        ahead.row(t.meta, img); // into the table now
+        streamed++;
+      }
+      added(t, k, fresh);
     } else if (e.state == NetRow.State.DELETE) {
       put(t, k, NetRow.deleteInsert(img, null, e.deleteChecked));
     } else {
@@ -429,7 +457,8 @@ public final class NetChangeDb {
               meta,
               conv,
               restriction,
-              restriction == null && source.uniqueChangesAsDeleteInsert(meta));
+              restriction == null && source.uniqueChangesAsDeleteInsert(meta),
+              restriction == null ? expectedRows.applyAsInt(name) : 0);
       t.ahead =
           ahead != null
               && restriction == null
@@ -442,6 +471,12 @@ public final class NetChangeDb {
     }
     lastTable = t;
     return t;
+  }
+
+  /** Records {@code row}, just put under {@code k} where there was none, as {@link #put} does. */
+  private void added(TableNet t, RowKey k, NetRow row) {
+    undo.add(new Undo(t, k, null, 0));
+    bytes += row.bytes() + k.bytes();
   }
 
   private void put(TableNet t, RowKey k, NetRow row) {
@@ -572,7 +607,7 @@ public final class NetChangeDb {
     final String restriction;
     final int[] keyPositions;
     final Map<String, Integer> positions = new HashMap<>();
-    final Map<RowKey, NetRow> rows = new LinkedHashMap<>();
+    final Map<RowKey, NetRow> rows;
     final Map<RowKey, Long> counts = new LinkedHashMap<>();
 
     /** Inserts of keys the group has not seen go ahead ({@link InsertStream}). */
@@ -585,8 +620,13 @@ public final class NetChangeDb {
         TableMeta meta,
         Set<CommandConversion> conversions,
         String restriction,
-        boolean uniqueDeleteInsert) {
+        boolean uniqueDeleteInsert,
+        int expectedRows) {
       this.meta = meta;
+      // a LinkedHashMap holds capacity * 0.75 entries before it grows
+      int rowsNow = meta.keyed() ? Math.max(0, expectedRows) : 0;
+      this.rows =
+          new LinkedHashMap<>(rowsNow < 12 ? 16 : (int) Math.min(1 << 30, rowsNow / 3L * 4 + 4));
       this.conversions = conversions;
       this.restriction = restriction;
       List<ColumnMeta> cols = meta.columns();

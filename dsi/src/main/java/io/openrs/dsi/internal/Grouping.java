@@ -34,13 +34,6 @@ final class Grouping {
     if (t.streamed() || !t.complete() || t.size() > settings.largeXactSize()) {
       return true;
     }
-    if (!transactionalDdl) {
-      for (var c : t.body()) {
-        if (c instanceof io.openrs.ltl.LtlCommand.Ddl) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return !transactionalDdl && t.hasDdl();
   }
 }

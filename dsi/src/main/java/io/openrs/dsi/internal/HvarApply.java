@@ -6,7 +6,6 @@ import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.ErrorClass;
 import io.openrs.dsi.hvar.BulkApplier;
 import io.openrs.dsi.hvar.BulkApplyException;
-import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.TableName;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -222,15 +221,9 @@ final class HvarApply {
     long upd = 0;
     long del = 0;
     for (SourceTransaction t : txs) {
-      for (LtlCommand.InTransaction c : t.body()) {
-        if (c instanceof LtlCommand.Insert) {
-          ins++;
-        } else if (c instanceof LtlCommand.Update) {
-          upd++;
-        } else if (c instanceof LtlCommand.Delete) {
-          del++;
-        }
-      }
+      ins += t.inserts();
+      upd += t.updates();
+      del += t.deletes();
     }
     Map<DsiCounter, Long> m = new EnumMap<>(DsiCounter.class);
     m.put(DsiCounter.INSERTS_READ, ins);

@@ -6,7 +6,6 @@ import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.hvar.GroupPlan;
 import io.openrs.dsi.hvar.NetChangeDb;
-import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -52,6 +51,8 @@ final class HvarExecutor extends DsiThread {
   private long openTxBytes;
   private long compileNanos;
   private long nextSeq;
+  // Rows per table of the last group that touched it: the next group's maps start that large.
+  private final java.util.Map<TableName, Integer> lastRows = new java.util.HashMap<>();
 
   /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
   static List<DsiThread> threads(RunContext ctx) {
@@ -133,6 +134,7 @@ final class HvarExecutor extends DsiThread {
     if (ctx.lastCommit().applied(t)) {
       ctx.meters.add(DsiCounter.TRANS_IGNORED, 1);
       LOG.debug("{}: {} is already applied (rs_lastcommit)", ctx.name(), t);
+      t.dropDecoded();
       openGroup();
       openIgnored.add(t);
       return;
@@ -152,7 +154,7 @@ final class HvarExecutor extends DsiThread {
     Optional<String> why;
     long start = System.nanoTime();
     try {
-      why = open.add(t.body());
+      why = open.add(t.takeBody());
     } catch (SQLException | RuntimeException e) {
       why = Optional.of("reading the replicate's catalog failed: " + e);
       dropCatalog();
@@ -185,8 +187,16 @@ final class HvarExecutor extends DsiThread {
                 t -> tables.parents(c, t),
                 ctx.settings.cmdBatchSizeBytes());
       }
-      open = new NetChangeDb(tables.source(c), this::conversions, openAhead);
+      open = new NetChangeDb(tables.source(c), this::conversions, openAhead, this::expectedRows);
     }
+  }
+
+  /**
+   * Rows the open group's table {@code t} will likely hold: as many as the last group that touched
+   * it held (a backlog fills every group alike), never more than {@code dsi_compile_max_cmds}.
+   */
+  private int expectedRows(TableName t) {
+    return Math.min(lastRows.getOrDefault(t, 0), settings.maxCmds());
   }
 
   private java.util.Set<io.openrs.dsi.CommandConversion> conversions(TableName t) {
@@ -196,6 +206,7 @@ final class HvarExecutor extends DsiThread {
   /** Applies {@code t} in continuous mode after the open group. */
   private void continuous(SourceTransaction t, String why)
       throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
+    t.dropDecoded(); // continuous mode decodes it again as it applies it
     close(DsiCounter.HVAR_CLOSED_NO_COMPILE);
     ctx.meters.add(DsiCounter.HVAR_TRANS_CONTINUOUS, 1);
     LOG.debug("{}: {} is applied in continuous mode: {}", ctx.name(), t, why);
@@ -233,6 +244,7 @@ final class HvarExecutor extends DsiThread {
     if (txs.isEmpty() && ignored.isEmpty()) {
       return;
     }
+    lastRows.putAll(db.rowsByTable());
     GroupPlan plan = db.seal();
     List<TableName> order = plan.tables();
     if (!txs.isEmpty()) {
@@ -273,12 +285,7 @@ final class HvarExecutor extends DsiThread {
 
   /** A transaction holding DDL or a truncate: nothing is compiled until it is applied. */
   private static boolean barrier(SourceTransaction t) {
-    for (LtlCommand.InTransaction c : t.body()) {
-      if (c instanceof LtlCommand.Ddl || c instanceof LtlCommand.Truncate) {
-        return true;
-      }
-    }
-    return false;
+    return t.hasDdlOrTruncate();
   }
 
   // ---- the catalog connection ------------------------------------------------------------------

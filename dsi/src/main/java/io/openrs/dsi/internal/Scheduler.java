@@ -47,23 +47,29 @@ final class Scheduler extends DsiThread {
     this.queue = queue;
     this.executors = executors;
     this.flushes = new LogFlushTracker(ctx);
-    this.assembler =
-        new TransactionAssembler(
-            ctx.name(),
-            this::handOff,
-            new TransactionAssembler.Events() {
-              @Override
-              public void runDropped(int origin, String why, int commands) {
-                ctx.meters.add(DsiCounter.TRANS_DROPPED, 1);
-              }
+    TransactionAssembler.Events events =
+        new TransactionAssembler.Events() {
+          @Override
+          public void runDropped(int origin, String why, int commands) {
+            ctx.meters.add(DsiCounter.TRANS_DROPPED, 1);
+          }
 
-              @Override
-              public void unknownCommand(QueuePosition position) {
-                ctx.meters.add(DsiCounter.CMDS_UNKNOWN, 1);
-              }
-            },
-            ctx.settings.largeXactSize(),
-            streaming(ctx.settings) ? new Feed() : null);
+          @Override
+          public void unknownCommand(QueuePosition position) {
+            ctx.meters.add(DsiCounter.CMDS_UNKNOWN, 1);
+          }
+        };
+    // HVAR holds transactions packed until it compiles them: a young collection then copies the
+    // hand-off's and the open groups' transactions as a few arrays, not as decoded objects.
+    this.assembler =
+        ctx.settings.hvar().enable()
+            ? new TransactionAssembler(ctx.name(), this::handOff, events, true)
+            : new TransactionAssembler(
+                ctx.name(),
+                this::handOff,
+                events,
+                ctx.settings.largeXactSize(),
+                streaming(ctx.settings) ? new Feed() : null);
   }
 
   /**

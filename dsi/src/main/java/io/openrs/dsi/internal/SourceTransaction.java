@@ -15,8 +15,9 @@ import java.util.Optional;
  * One origin transaction as read from the outbound queue: a whole run {@code begin ... commit}, or
  * an <em>incomplete</em> run (commands whose begin was never read, e.g. after a purge), which the
  * DSI never applies, or a <em>streamed</em> large transaction ({@link TransactionStream}): handed
- * on before its commit is read, its commands not held here. Immutable (a streamed one learns its
- * commit from its stream).
+ * on before its commit is read, its commands not held here. A held transaction keeps its commands
+ * decoded, or (HVAR) {@linkplain PackedBody packed}, decoded afresh by {@link #body()} and {@link
+ * #commands()}. Immutable (a streamed one learns its commit from its stream).
  */
 final class SourceTransaction {
   private final long seq;
@@ -24,6 +25,7 @@ final class SourceTransaction {
   private final Begin begin;
   private final Commit commit;
   private final List<InTransaction> body;
+  private final PackedBody packed;
   private final QueuePosition first;
   private final QueuePosition last;
   private final long bytes;
@@ -35,6 +37,7 @@ final class SourceTransaction {
       Begin begin,
       Commit commit,
       List<InTransaction> body,
+      PackedBody packed,
       QueuePosition first,
       QueuePosition last,
       long bytes,
@@ -43,7 +46,8 @@ final class SourceTransaction {
     this.origin = origin;
     this.begin = begin;
     this.commit = commit;
-    this.body = List.copyOf(body);
+    this.body = packed != null ? null : List.copyOf(body);
+    this.packed = packed;
     this.first = Objects.requireNonNull(first, "first");
     this.last = Objects.requireNonNull(last, "last");
     this.bytes = bytes;
@@ -66,6 +70,30 @@ final class SourceTransaction {
         Objects.requireNonNull(begin, "begin"),
         Objects.requireNonNull(commit, "commit"),
         body,
+        null,
+        first,
+        last,
+        bytes,
+        null);
+  }
+
+  /** A whole run whose commands are held packed. */
+  static SourceTransaction complete(
+      long seq,
+      int origin,
+      Begin begin,
+      Commit commit,
+      PackedBody body,
+      QueuePosition first,
+      QueuePosition last,
+      long bytes) {
+    return new SourceTransaction(
+        seq,
+        origin,
+        Objects.requireNonNull(begin, "begin"),
+        Objects.requireNonNull(commit, "commit"),
+        null,
+        Objects.requireNonNull(body, "body"),
         first,
         last,
         bytes,
@@ -80,7 +108,14 @@ final class SourceTransaction {
       QueuePosition first,
       QueuePosition last,
       long bytes) {
-    return new SourceTransaction(seq, origin, null, null, body, first, last, bytes, null);
+    return new SourceTransaction(seq, origin, null, null, body, null, first, last, bytes, null);
+  }
+
+  /** Commands without their begin, held packed. */
+  static SourceTransaction incomplete(
+      long seq, int origin, PackedBody body, QueuePosition first, QueuePosition last, long bytes) {
+    return new SourceTransaction(
+        seq, origin, null, null, null, Objects.requireNonNull(body), first, last, bytes, null);
   }
 
   /**
@@ -94,6 +129,7 @@ final class SourceTransaction {
         stream.begin(),
         null,
         List.of(),
+        null,
         stream.first(),
         stream.first(),
         0,
@@ -146,19 +182,104 @@ final class SourceTransaction {
 
   /**
    * The commands between begin and commit, held whole. A streamed transaction reads them again from
-   * the outbound queue, waiting for its commit: use {@link #commands()} to apply.
+   * the outbound queue, waiting for its commit: use {@link #commands()} to apply. A packed one
+   * decodes them at each call: the caller holds what it needs.
    */
   List<InTransaction> body() {
-    return stream != null ? stream.readAll() : body;
+    if (stream != null) {
+      return stream.readAll();
+    }
+    return packed != null ? packed.decode() : body;
   }
 
   /**
    * The commands between begin and commit, to apply in order: a streamed transaction hands them as
    * they are read (live, once, for the large-transaction thread it went to) or reads them again
-   * from the queue; it throws {@link TransactionStream.Dropped} if its run is dropped.
+   * from the queue; it throws {@link TransactionStream.Dropped} if its run is dropped. A packed one
+   * decodes them at each iteration.
    */
   Iterable<InTransaction> commands() {
-    return stream != null ? stream.iterable() : body;
+    if (stream != null) {
+      return stream.iterable();
+    }
+    return packed != null ? () -> packed.decode().iterator() : body;
+  }
+
+  /**
+   * The commands between begin and commit, for the one executor that compiles them: a packed
+   * transaction hands the commands DSI-S decoded the first time and drops them (so they die young);
+   * otherwise as {@link #body()}.
+   */
+  List<InTransaction> takeBody() {
+    return packed != null ? packed.takeDecoded() : body();
+  }
+
+  /** Drops what {@link #takeBody()} would hand (a transaction not compiled). */
+  void dropDecoded() {
+    if (packed != null) {
+      packed.dropDecoded();
+    }
+  }
+
+  /**
+   * What it counts in the hand-off ({@code dsi_sqt_max_cache_size}): a packed transaction its
+   * packed bytes and the estimated heap of the decoded commands it carries to the executor;
+   * otherwise its queue bytes ({@link #bytes()}).
+   */
+  long handoffBytes() {
+    return packed != null ? packed.length() + packed.decodedBytes() : bytes;
+  }
+
+  /** True if its commands are held packed. */
+  boolean packed() {
+    return packed != null;
+  }
+
+  /** Inserts among its commands (a streamed one: 0, they are not held). */
+  int inserts() {
+    return packed != null ? packed.inserts() : count(LtlCommand.Insert.class);
+  }
+
+  /** Updates among its commands (a streamed one: 0, they are not held). */
+  int updates() {
+    return packed != null ? packed.updates() : count(LtlCommand.Update.class);
+  }
+
+  /** Deletes among its commands (a streamed one: 0, they are not held). */
+  int deletes() {
+    return packed != null ? packed.deletes() : count(LtlCommand.Delete.class);
+  }
+
+  /** True if it holds DDL (a streamed one: read so far). */
+  boolean hasDdl() {
+    if (stream != null) {
+      return stream.hasDdl();
+    }
+    return packed != null ? packed.hasDdl() : count(LtlCommand.Ddl.class) > 0;
+  }
+
+  /** True if it holds DDL or a truncate (not for a streamed one: its commands are not held). */
+  boolean hasDdlOrTruncate() {
+    if (stream != null) {
+      throw new IllegalStateException("the commands of " + this + " are not held");
+    }
+    if (packed != null) {
+      return packed.hasDdl() || packed.hasTruncate();
+    }
+    return count(LtlCommand.Ddl.class) > 0 || count(LtlCommand.Truncate.class) > 0;
+  }
+
+  private int count(Class<? extends InTransaction> kind) {
+    if (stream != null) {
+      return 0;
+    }
+    int n = 0;
+    for (InTransaction c : body) {
+      if (kind.isInstance(c)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Every command as read, begin and commit included (a streamed one: read again, whole). */
@@ -190,7 +311,10 @@ final class SourceTransaction {
 
   /** Commands between begin and commit (a streamed one: read so far). */
   int size() {
-    return stream != null ? stream.commands() : body.size();
+    if (stream != null) {
+      return stream.commands();
+    }
+    return packed != null ? packed.commands() : body.size();
   }
 
   @Override

@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * stream as they are read; its commit completes the stream, a drop drops it. Runs are contiguous
  * and in commit order, so nothing read after it can be handed on before it.
  *
+ * <p>Held runs keep their commands decoded, or with {@code packed} (HVAR) in their packed form
+ * ({@link PackedBody}): every message is still decoded here, to find the run's boundaries and to
+ * check it, but what is handed on is the packed bytes, so the decoded commands die at once.
+ * Streaming and packing do not go together.
+ *
  * <p>Not thread-safe: owned by the DSI-S thread.
  */
 final class TransactionAssembler {
@@ -64,6 +69,7 @@ final class TransactionAssembler {
   private final String name;
   private final long streamAbove;
   private final Streams streams;
+  private final PackedBody.Builder packed;
 
   private long seq;
   // The stream of the open run once it went past streamAbove commands.
@@ -79,7 +85,13 @@ final class TransactionAssembler {
 
   /** An assembler that holds every run whole. */
   TransactionAssembler(String name, Consumer<SourceTransaction> out, Events events) {
-    this(name, out, events, Long.MAX_VALUE, null);
+    this(name, out, events, Long.MAX_VALUE, null, false);
+  }
+
+  /** An assembler that holds every run whole, decoded or ({@code packed}) packed. */
+  TransactionAssembler(
+      String name, Consumer<SourceTransaction> out, Events events, boolean packed) {
+    this(name, out, events, Long.MAX_VALUE, null, packed);
   }
 
   /**
@@ -92,6 +104,20 @@ final class TransactionAssembler {
       Events events,
       long streamAbove,
       Streams streams) {
+    this(name, out, events, streamAbove, streams, false);
+  }
+
+  private TransactionAssembler(
+      String name,
+      Consumer<SourceTransaction> out,
+      Events events,
+      long streamAbove,
+      Streams streams,
+      boolean packed) {
+    if (packed && streams != null) {
+      throw new IllegalArgumentException("packed runs are not streamed");
+    }
+    this.packed = packed ? new PackedBody.Builder() : null;
     this.name = name;
     this.out = out;
     this.events = events;
@@ -148,7 +174,11 @@ final class TransactionAssembler {
       if (stream != null) {
         stream.complete(c, last, m.payload().length);
       } else {
-        out.accept(SourceTransaction.complete(++seq, origin, begin, c, body, first, last, bytes));
+        out.accept(
+            packed != null
+                ? SourceTransaction.complete(
+                    ++seq, origin, begin, c, packed.build(), first, last, bytes)
+                : SourceTransaction.complete(++seq, origin, begin, c, body, first, last, bytes));
       }
       reset();
       return;
@@ -176,6 +206,10 @@ final class TransactionAssembler {
     return begin != null;
   }
 
+  private int heldCommands() {
+    return packed != null ? packed.commands() : body.size();
+  }
+
   private void startAt(QueueMessage m) {
     first = m.position();
     last = m.position();
@@ -187,6 +221,8 @@ final class TransactionAssembler {
     bytes += m.payload().length;
     if (stream != null) {
       streams.push(stream, cmd, m.position(), m.payload().length);
+    } else if (packed != null) {
+      packed.add(m.payload(), cmd);
     } else {
       body.add(cmd);
     }
@@ -201,7 +237,7 @@ final class TransactionAssembler {
   }
 
   private void dropRun(String why) {
-    int commands = stream != null ? stream.commands() : body.size();
+    int commands = stream != null ? stream.commands() : heldCommands();
     if (stream != null) {
       stream.drop(why);
     }
@@ -221,7 +257,10 @@ final class TransactionAssembler {
 
   private void flushIncomplete() {
     if (incomplete) {
-      out.accept(SourceTransaction.incomplete(++seq, origin, body, first, last, bytes));
+      out.accept(
+          packed != null
+              ? SourceTransaction.incomplete(++seq, origin, packed.build(), first, last, bytes)
+              : SourceTransaction.incomplete(++seq, origin, body, first, last, bytes));
       reset();
     }
   }
@@ -231,6 +270,9 @@ final class TransactionAssembler {
     begin = null;
     incomplete = false;
     body.clear();
+    if (packed != null) {
+      packed.reset();
+    }
     first = null;
     last = null;
     bytes = 0;

@@ -40,7 +40,7 @@ final class TransactionHandoff {
     try {
       // a streamed transaction (0 bytes: its stream counts its commands) never waits: what it
       // already holds can only be taken once it is here
-      while (!closed && t.bytes() > 0 && bytes > 0 && bytes + t.bytes() > maxBytes) {
+      while (!closed && t.handoffBytes() > 0 && bytes > 0 && bytes + t.handoffBytes() > maxBytes) {
         if (nanos <= 0) {
           return false;
         }
@@ -50,7 +50,7 @@ final class TransactionHandoff {
         return false;
       }
       queue.addLast(t);
-      bytes += t.bytes();
+      bytes += t.handoffBytes();
       notEmpty.signalAll();
       return true;
     } finally {
@@ -93,7 +93,7 @@ final class TransactionHandoff {
 
   private SourceTransaction remove() {
     SourceTransaction t = queue.removeFirst();
-    bytes -= t.bytes();
+    bytes -= t.handoffBytes();
     notFull.signalAll();
     return t;
   }

@@ -18,17 +18,20 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The unfinished-run rule and incomplete runs, one shape per test. */
+/**
+ * The unfinished-run rule and incomplete runs, one shape per test; {@link
+ * PackedTransactionAssemblerTest} runs them again with runs held packed.
+ */
 class TransactionAssemblerTest {
   private static final TableName T = new TableName("s", "t");
   private static final Instant TIME = Instant.parse("2026-01-01T00:00:00Z");
 
   private final PackedEncoder encoder = new PackedEncoder();
-  private final List<SourceTransaction> out = new ArrayList<>();
-  private final List<String> dropped = new ArrayList<>();
+  final List<SourceTransaction> out = new ArrayList<>();
+  final List<String> dropped = new ArrayList<>();
   private int unknown;
   private int row;
-  private final TransactionAssembler assembler =
+  final TransactionAssembler assembler =
       new TransactionAssembler(
           "test",
           out::add,
@@ -42,22 +45,28 @@ class TransactionAssemblerTest {
             public void unknownCommand(QueuePosition position) {
               unknown++;
             }
-          });
+          },
+          packed());
 
-  private void feed(int origin, LtlCommand c) throws Exception {
+  /** True to hold runs packed (HVAR). */
+  boolean packed() {
+    return false;
+  }
+
+  void feed(int origin, LtlCommand c) throws Exception {
     assembler.accept(
         new QueueMessage(new QueuePosition(0, 0, row++), OriginEnvelope.pack(origin, c, encoder)));
   }
 
-  private static LtlCommand.Begin begin(long tran, long oqid) {
+  static LtlCommand.Begin begin(long tran, long oqid) {
     return new LtlCommand.Begin(TranId.ofLong(tran), Oqid.ofLong(oqid, 8), TIME, Optional.empty());
   }
 
-  private static LtlCommand.Commit commit(long tran, long oqid) {
+  static LtlCommand.Commit commit(long tran, long oqid) {
     return new LtlCommand.Commit(TranId.ofLong(tran), Oqid.ofLong(oqid, 8), TIME);
   }
 
-  private static LtlCommand.Insert insert(long tran, long oqid) {
+  static LtlCommand.Insert insert(long tran, long oqid) {
     return new LtlCommand.Insert(
         TranId.ofLong(tran),
         Oqid.ofLong(oqid, 8),
