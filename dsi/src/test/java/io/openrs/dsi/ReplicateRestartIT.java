@@ -117,6 +117,20 @@ class ReplicateRestartIT {
         assertThat(dsi.counter(DsiCounter.RECONNECTS)).isPositive();
         if (!settings.synchronousCommit()) {
           assertThat(dsi.counter(DsiCounter.LOG_FLUSH_CHECKS)).isPositive();
+          // Once the WAL writer has flushed the last commits, the queue is confirmed to its end.
+          await()
+              .atMost(Duration.ofSeconds(5))
+              .pollInterval(Duration.ofMillis(20))
+              .until(
+                  () -> {
+                    var info = q.queue().info();
+                    return info.readers().stream()
+                        .anyMatch(
+                            r ->
+                                r.name().equals("DSI")
+                                    && r.confirmed().isPresent()
+                                    && r.confirmed().equals(info.lastPosition()));
+                  });
         }
         assertThat(dsi.state()).isEqualTo(DsiState.RUNNING);
       }

@@ -203,6 +203,7 @@ final class Scheduler extends DsiThread {
         confirm();
         reader.close();
       }
+      flushes.close();
     } catch (RuntimeException e) {
       LOG.warn("{}: closing the reader failed", getName(), e);
     } finally {
