@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.Header;
@@ -327,7 +328,51 @@ final class PostgresDialect implements SourceDialect {
 
   @Override
   public Map<ByteBuffer, ByteBuffer> restartOffsets(Map<ByteBuffer, ByteBuffer> stored) {
+    OptionalLong resume = PostgresResumeOffsets.lastCommit(stored);
+    if (resume.isPresent()) {
+      requireWalFrom(resume.getAsLong());
+    }
     return PostgresResumeOffsets.safeToRestart(stored);
+  }
+
+  /**
+   * The check Debezium's own would make ({@code internal.log.position.check.enable}, turned off: it
+   * compares the slot's {@code restart_lsn} with {@code lsn_proc}, which {@link
+   * PostgresResumeOffsets} moves one byte before the commit end, below a slot that moved exactly to
+   * that commit on an idle primary): the WAL from the resume position on must still be there.
+   */
+  private void requireWalFrom(long commitEnd) {
+    try (Connection c = connect();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT (restart_lsn - '0/0'::pg_lsn)::bigint FROM pg_replication_slots"
+                    + " WHERE slot_name = ?")) {
+      ps.setString(1, source.slotName());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next() || rs.getObject(1) == null) {
+          return; // no slot yet: created at start, from the current end of the log
+        }
+        long restart = rs.getLong(1);
+        if (restart > commitEnd) {
+          throw new AgentException(
+              AgentException.Code.RESUME_POSITION_MISSING,
+              String.format(
+                  java.util.Locale.ROOT,
+                  "replication slot %s keeps the log only from %X/%X, but the agent resumes at"
+                      + " %X/%X (the end of the last transaction the server holds): the changes"
+                      + " in between are gone from the primary (the slot was dropped and created"
+                      + " again, or advanced by something other than this agent). Rematerialize"
+                      + " the replicates, then start the agent once with snapshot = on",
+                  source.slotName(),
+                  restart >>> 32,
+                  restart & 0xFFFF_FFFFL,
+                  commitEnd >>> 32,
+                  commitEnd & 0xFFFF_FFFFL));
+        }
+      }
+    } catch (SQLException e) {
+      throw classify(e);
+    }
   }
 
   @Override
@@ -344,6 +389,10 @@ final class PostgresDialect implements SourceDialect {
     p.setProperty("slot.drop.on.stop", "false");
     p.setProperty("publication.name", source.publicationName());
     p.setProperty("lsn.flush.mode", "connector");
+    // The agent checks the resume position against the slot itself (requireWalFrom): Debezium's
+    // check would refuse the safe offset PostgresResumeOffsets writes when the slot sits exactly
+    // at the last commit (an idle primary), and the agent would fail at every restart.
+    p.setProperty("internal.log.position.check.enable", "false");
     p.setProperty("snapshot.mode", source.snapshot() ? "initial" : "no_data");
     p.setProperty("interval.handling.mode", "string");
     p.setProperty("hstore.handling.mode", "json");

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.json.JsonConverter;
 
@@ -43,6 +44,26 @@ final class PostgresResumeOffsets {
     Map<ByteBuffer, ByteBuffer> out = new LinkedHashMap<>();
     stored.forEach((key, value) -> out.put(key, value == null ? null : rewrite(json, value)));
     return out;
+  }
+
+  /** The highest {@code lsn_commit} among the stored PostgreSQL offsets, if any. */
+  static OptionalLong lastCommit(Map<ByteBuffer, ByteBuffer> stored) {
+    JsonConverter json = new JsonConverter();
+    json.configure(Map.of("schemas.enable", false), false);
+    OptionalLong max = OptionalLong.empty();
+    for (ByteBuffer value : stored.values()) {
+      if (value == null) {
+        continue;
+      }
+      byte[] bytes = new byte[value.remaining()];
+      value.duplicate().get(bytes);
+      if (json.toConnectData("", bytes).value() instanceof Map<?, ?> offset
+          && offset.get(LAST_COMMIT) instanceof Number commit
+          && (max.isEmpty() || commit.longValue() > max.getAsLong())) {
+        max = OptionalLong.of(commit.longValue());
+      }
+    }
+    return max;
   }
 
   private static ByteBuffer rewrite(JsonConverter json, ByteBuffer value) {
