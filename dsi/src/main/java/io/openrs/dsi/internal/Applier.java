@@ -65,6 +65,9 @@ final class Applier {
   private final List<Op.Stmt> mixed = new ArrayList<>();
   private long mixedBytes;
 
+  /** Whether the transaction being planned is a stream still being read (no command batches). */
+  private boolean streaming;
+
   /** Whether this connection takes command batches with literal values (asked once per attach). */
   private Boolean literalBatches;
 
@@ -150,10 +153,18 @@ final class Applier {
   /** Applies every command of {@code txs}, batched; the first error ends it. */
   void applyFast(List<SourceTransaction> txs) throws StatementFailure {
     for (SourceTransaction t : txs) {
+      // A streamed transaction's next command may not be read yet: what is planned goes out before
+      // the stream waits for it (a large transaction starts early to hold its rows early), so no
+      // statement waits in a command batch for commands to come.
+      streaming = t.streamed();
+      if (streaming) {
+        flushAll();
+      }
       for (InTransaction cmd : t.commands()) {
         planFast(cmd);
       }
     }
+    streaming = false;
     flushAll();
   }
 
@@ -197,7 +208,7 @@ final class Applier {
    * batches cannot be used, goes now.
    */
   private void endRun() throws StatementFailure {
-    if (!bulkQualifies(run) && literalBatches()) {
+    if (!streaming && !bulkQualifies(run) && literalBatches()) {
       mixed.addAll(run);
       mixedBytes += runBytes();
       run.clear();
