@@ -309,10 +309,7 @@ public final class PostgresDialect implements Dialect {
       appendQuoted(sb, j.value());
     } else if (v instanceof Value.Binary b) {
       sb.append("\\x");
-      for (int i = 0; i < b.length(); i++) {
-        int x = b.byteAt(i) & 0xff;
-        sb.append(Character.forDigit(x >> 4, 16)).append(Character.forDigit(x & 15, 16));
-      }
+      appendHex(sb, b);
     } else if (v instanceof Value.Unchanged) {
       throw new IllegalArgumentException("value " + v + " has no literal (column left as it is)");
     } else {
@@ -320,6 +317,13 @@ public final class PostgresDialect implements Dialect {
       appendCopyValue(sb, v);
     }
     sb.append('\'');
+  }
+
+  private static void appendHex(StringBuilder sb, Value.Binary b) {
+    for (int i = 0; i < b.length(); i++) {
+      int x = b.byteAt(i) & 0xff;
+      sb.append(Character.forDigit(x >> 4, 16)).append(Character.forDigit(x & 15, 16));
+    }
   }
 
   private static void appendQuoted(StringBuilder sb, String s) {
@@ -398,10 +402,7 @@ public final class PostgresDialect implements Dialect {
       appendEscaped(sb, j.value());
     } else if (v instanceof Value.Binary b) {
       sb.append("\\\\x");
-      for (int i = 0; i < b.length(); i++) {
-        int x = b.byteAt(i) & 0xff;
-        sb.append(Character.forDigit(x >> 4, 16)).append(Character.forDigit(x & 15, 16));
-      }
+      appendHex(sb, b);
     } else if (v instanceof Value.Date d) {
       appendDate(sb, d.value());
       appendEra(sb, d.value());

@@ -61,9 +61,7 @@ public final class DsiRun {
     hc.setValidationTimeout(2_000);
     hc.setInitializationFailTimeout(-1);
     dialect.driverProperties("openrs-dsi " + target.name()).forEach(hc::addDataSourceProperty);
-    if (!settings.synchronousCommit()) {
-      dialect.asynchronousCommitStatement().ifPresent(hc::setConnectionInitSql);
-    }
+    RunContext.asynchronousCommitStatement(settings, dialect).ifPresent(hc::setConnectionInitSql);
     HikariDataSource pool = new HikariDataSource(hc);
     this.ctx =
         new RunContext(

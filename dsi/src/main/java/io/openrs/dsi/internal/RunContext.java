@@ -121,7 +121,18 @@ final class RunContext {
    * {@link LogFlushTracker}'s durable point, not up to {@link #progress}.
    */
   boolean asynchronousCommit() {
-    return !settings.synchronousCommit() && dialect.asynchronousCommitStatement().isPresent();
+    return asynchronousCommitStatement(settings, dialect).isPresent();
+  }
+
+  /**
+   * The statement a new DSI connection runs to commit asynchronously: present when {@code
+   * dsi_synchronous_commit} is off and the dialect can.
+   */
+  static java.util.Optional<String> asynchronousCommitStatement(
+      DsiSettings settings, Dialect dialect) {
+    return settings.synchronousCommit()
+        ? java.util.Optional.empty()
+        : dialect.asynchronousCommitStatement();
   }
 
   /** True once (and only once) if this run must skip its first transaction. */
