@@ -356,18 +356,16 @@ final class PostgresDialect implements SourceDialect {
         if (restart > commitEnd) {
           throw new AgentException(
               AgentException.Code.RESUME_POSITION_MISSING,
-              String.format(
-                  java.util.Locale.ROOT,
-                  "replication slot %s keeps the log only from %X/%X, but the agent resumes at"
-                      + " %X/%X (the end of the last transaction the server holds): the changes"
-                      + " in between are gone from the primary (the slot was dropped and created"
-                      + " again, or advanced by something other than this agent). Rematerialize"
-                      + " the replicates, then start the agent once with snapshot = on",
-                  source.slotName(),
-                  restart >>> 32,
-                  restart & 0xFFFF_FFFFL,
-                  commitEnd >>> 32,
-                  commitEnd & 0xFFFF_FFFFL));
+              "replication slot "
+                  + source.slotName()
+                  + " keeps the log only from "
+                  + lsnText(restart)
+                  + ", but the agent resumes at "
+                  + lsnText(commitEnd)
+                  + " (the end of the last transaction the server holds): the changes in between"
+                  + " are gone from the primary (the slot was dropped and created again, or"
+                  + " advanced by something other than this agent). Rematerialize the replicates,"
+                  + " then start the agent once with snapshot = on");
         }
       }
     } catch (SQLException e) {

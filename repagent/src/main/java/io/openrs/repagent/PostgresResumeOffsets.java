@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
-import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.json.JsonConverter;
 
 /**
@@ -39,8 +38,7 @@ final class PostgresResumeOffsets {
 
   /** {@code stored} with every PostgreSQL offset's {@code lsn_proc} moved before its commit end. */
   static Map<ByteBuffer, ByteBuffer> safeToRestart(Map<ByteBuffer, ByteBuffer> stored) {
-    JsonConverter json = new JsonConverter();
-    json.configure(Map.of("schemas.enable", false), false);
+    JsonConverter json = converter();
     Map<ByteBuffer, ByteBuffer> out = new LinkedHashMap<>();
     stored.forEach((key, value) -> out.put(key, value == null ? null : rewrite(json, value)));
     return out;
@@ -48,16 +46,11 @@ final class PostgresResumeOffsets {
 
   /** The highest {@code lsn_commit} among the stored PostgreSQL offsets, if any. */
   static OptionalLong lastCommit(Map<ByteBuffer, ByteBuffer> stored) {
-    JsonConverter json = new JsonConverter();
-    json.configure(Map.of("schemas.enable", false), false);
+    JsonConverter json = converter();
     OptionalLong max = OptionalLong.empty();
     for (ByteBuffer value : stored.values()) {
-      if (value == null) {
-        continue;
-      }
-      byte[] bytes = new byte[value.remaining()];
-      value.duplicate().get(bytes);
-      if (json.toConnectData("", bytes).value() instanceof Map<?, ?> offset
+      if (value != null
+          && parse(json, value) instanceof Map<?, ?> offset
           && offset.get(LAST_COMMIT) instanceof Number commit
           && (max.isEmpty() || commit.longValue() > max.getAsLong())) {
         max = OptionalLong.of(commit.longValue());
@@ -66,11 +59,20 @@ final class PostgresResumeOffsets {
     return max;
   }
 
-  private static ByteBuffer rewrite(JsonConverter json, ByteBuffer value) {
+  private static JsonConverter converter() {
+    JsonConverter json = new JsonConverter();
+    json.configure(Map.of("schemas.enable", false), false);
+    return json;
+  }
+
+  private static Object parse(JsonConverter json, ByteBuffer value) {
     byte[] bytes = new byte[value.remaining()];
     value.duplicate().get(bytes);
-    SchemaAndValue parsed = json.toConnectData("", bytes);
-    if (!(parsed.value() instanceof Map<?, ?> offset)
+    return json.toConnectData("", bytes).value();
+  }
+
+  private static ByteBuffer rewrite(JsonConverter json, ByteBuffer value) {
+    if (!(parse(json, value) instanceof Map<?, ?> offset)
         || !(offset.get(LAST_COMMIT) instanceof Number commit)
         || !(offset.get(LAST_PROCESSED) instanceof Number)) {
       return value;

@@ -73,28 +73,21 @@ public final class TestPostgres {
 
   /** The slot's confirmed_flush_lsn, if the slot exists and has one. */
   public static Optional<Long> confirmedFlushLsn(String slot) throws SQLException {
-    try (Connection c = connect();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT confirmed_flush_lsn - '0/0'::pg_lsn FROM pg_replication_slots"
-                    + " WHERE slot_name = ?")) {
-      ps.setString(1, slot);
-      try (ResultSet r = ps.executeQuery()) {
-        if (!r.next()) {
-          return Optional.empty();
-        }
-        long v = r.getLong(1);
-        return r.wasNull() ? Optional.empty() : Optional.of(v);
-      }
-    }
+    return slotLsn(slot, "confirmed_flush_lsn");
   }
 
   /** The slot's restart_lsn, if the slot exists and has one. */
   public static Optional<Long> restartLsn(String slot) throws SQLException {
+    return slotLsn(slot, "restart_lsn");
+  }
+
+  private static Optional<Long> slotLsn(String slot, String column) throws SQLException {
     try (Connection c = connect();
         PreparedStatement ps =
             c.prepareStatement(
-                "SELECT restart_lsn - '0/0'::pg_lsn FROM pg_replication_slots WHERE slot_name = ?")) {
+                "SELECT "
+                    + column
+                    + " - '0/0'::pg_lsn FROM pg_replication_slots WHERE slot_name = ?")) {
       ps.setString(1, slot);
       try (ResultSet r = ps.executeQuery()) {
         if (!r.next()) {
