@@ -56,25 +56,22 @@ class NativeComparisonBenchmark {
   private static final Map<String, Map<String, String>> MODES =
       Map.of(
           "continuous",
-          Map.of("dsi_rs_ticket_report", "on", "dsi_synchronous_commit", SYNC),
+          mode(),
           "parallel",
-          Map.of(
-              "dsi_num_threads",
-              "4",
-              "dsi_serialization_method",
-              "dependency_aware",
-              "dsi_rs_ticket_report",
-              "on",
-              "dsi_synchronous_commit",
-              SYNC),
+          mode("dsi_num_threads", "4", "dsi_serialization_method", "dependency_aware"),
           "hvar",
-          Map.of(
-              "dsi_compile_enable",
-              "on",
-              "dsi_rs_ticket_report",
-              "on",
-              "dsi_synchronous_commit",
-              SYNC));
+          mode("dsi_compile_enable", "on"));
+
+  /** A mode's connection parameters: its own, plus what every mode of ours sets. */
+  private static Map<String, String> mode(String... nameValues) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < nameValues.length; i += 2) {
+      m.put(nameValues[i], nameValues[i + 1]);
+    }
+    m.put("dsi_rs_ticket_report", "on");
+    m.put("dsi_synchronous_commit", SYNC);
+    return m;
+  }
 
   private final AtomicLong markers = new AtomicLong(1);
 
