@@ -94,9 +94,11 @@ public enum AgentParameter {
       "Interval of the heartbeat that lets an idle primary release its log (0 = off)."),
   SCAN_SLEEP_MAX_MS(
       "scan_sleep_max_ms",
-      "5",
+      "10",
       "Longest wait of the log reader for more changes before it hands over what it has"
-          + " (Debezium's `poll.interval.ms`): the delay a lone change may add under light load."),
+          + " (Debezium's `poll.interval.ms`): the delay a lone change may add under light load."
+          + " Each wait costs the reader about 0.7 ms of busy CPU, so shorter waits cost CPU even"
+          + " when the primary is idle (about 14 % of a core at 5 ms, 7.5 % at 10, 4 % at 20)."),
   OFFSET_FLUSH_INTERVAL_MS(
       "offset_flush_interval_ms",
       "1000",

@@ -41,7 +41,7 @@ class AgentConfigFileTest {
     assertThat(s.ltlBatchSizeBytes()).isEqualTo(65536);
     assertThat(s.scanBatchSize()).isEqualTo(1000);
     assertThat(s.heartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(s.scanSleepMax()).isEqualTo(Duration.ofMillis(5));
+    assertThat(s.scanSleepMax()).isEqualTo(Duration.ofMillis(10));
     assertThat(s.source().port()).isEqualTo(5432);
     assertThat(s.source().slotName()).isEqualTo("openrs_pg1_agent");
     assertThat(s.source().publicationName()).isEqualTo("openrs_pg1_agent");

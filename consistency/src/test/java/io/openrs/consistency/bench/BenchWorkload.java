@@ -47,7 +47,8 @@ abstract class BenchWorkload {
 
   /**
    * Runs the workload's run {@code run} on {@code db}: the fixed size when {@code duration} is
-   * null, else as much as it can until {@code duration} has passed.
+   * null, else as much as it can until {@code duration} has passed (the size does not bound it
+   * then: the lag measurement needs the primary's full rate for the whole time).
    *
    * @return row changes made
    */
@@ -141,7 +142,7 @@ abstract class BenchWorkload {
     @Override
     long run(BenchDb db, int run, Duration duration) throws Exception {
       long end = deadline(duration);
-      long share = commands / clients;
+      long share = duration == null ? commands / clients : Long.MAX_VALUE;
       return parallel(clients, c -> () -> client(db, run, c, share, end));
     }
 
@@ -296,7 +297,7 @@ abstract class BenchWorkload {
     @Override
     long run(BenchDb db, int run, Duration duration) throws Exception {
       long end = deadline(duration);
-      long share = rows / clients;
+      long share = duration == null ? rows / clients : Long.MAX_VALUE;
       return parallel(
           clients,
           client ->

@@ -5,6 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -16,12 +19,15 @@ import org.HdrHistogram.Histogram;
  * clock_timestamp()} at the insert, just before the commit); another polls the replicate every
  * {@code pollMs} for rows it has not seen and records, for each, the time it became visible minus
  * its primary time, in microseconds. Both clocks are this machine's. The poll interval bounds the
- * error (the lag is over-estimated by at most one poll plus the query).
+ * error (the lag is over-estimated by at most one poll plus the query). {@link #series} gives every
+ * heartbeat's lag against its time in the run, to tell a steady lag from one that grows.
  */
 final class LagProbe implements AutoCloseable {
   private final BenchDb primary;
   private final BenchDb replicate;
   private final Histogram histogram = Stats.lagHistogram();
+  private final List<long[]> seen = new ArrayList<>(); // {id, primary time us, lag us}, by poller
+  private final long startUs = nowMicros();
   private final AtomicLong lastSent = new AtomicLong(-1);
   private final AtomicLong lastSeen = new AtomicLong(-1);
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -78,13 +84,13 @@ final class LagProbe implements AutoCloseable {
       while (polling) {
         ps.setLong(1, lastSeen.get());
         try (ResultSet r = ps.executeQuery()) {
-          Instant now = Instant.now();
-          long nowUs = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+          long nowUs = nowMicros();
           while (r.next()) {
             long id = r.getLong(1);
             long lag = Math.max(0, nowUs - r.getLong(2));
             synchronized (histogram) {
               histogram.recordValue(Math.min(lag, histogram.getHighestTrackableValue()));
+              seen.add(new long[] {id, r.getLong(2), lag});
             }
             lastSeen.set(id);
           }
@@ -119,6 +125,27 @@ final class LagProbe implements AutoCloseable {
     synchronized (histogram) {
       return histogram.copy();
     }
+  }
+
+  private static long nowMicros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+  }
+
+  /**
+   * One line per heartbeat seen at the replicate: its id, its primary time in seconds since the
+   * probe started, and its lag in milliseconds.
+   */
+  List<String> series() {
+    List<String> lines = new ArrayList<>();
+    lines.add("id  primary_s  lag_ms");
+    synchronized (histogram) {
+      for (long[] h : seen) {
+        lines.add(
+            String.format(Locale.ROOT, "%d  %.3f  %.1f", h[0], (h[1] - startUs) / 1e6, h[2] / 1e3));
+      }
+    }
+    return lines;
   }
 
   @Override

@@ -80,6 +80,7 @@ class NativeComparisonBenchmark {
 
   private final List<String> notes = new ArrayList<>();
   private Path out;
+  private String measures;
 
   private static long prop(String name, long def) {
     return Long.getLong("bench.native." + name, def);
@@ -98,8 +99,9 @@ class NativeComparisonBenchmark {
   @Timeout(value = 4, unit = TimeUnit.HOURS)
   void againstNativeLogicalReplication() throws Exception {
     int rounds = (int) prop("rounds", 2);
+    measures = System.getProperty("bench.native.measures", "e2e,dsi,lag");
     Duration lag = Duration.ofSeconds(prop("lagSeconds", 5));
-    out = Path.of(System.getProperty("bench.native.out", "target/native-bench"));
+    out = Path.of(System.getProperty("bench.native.out", "target/native-bench")).toAbsolutePath();
     Files.createDirectories(out);
     List<BenchWorkload> workloads = new ArrayList<>();
     String which = System.getProperty("bench.native.workloads", "a,b,c");
@@ -217,7 +219,7 @@ class NativeComparisonBenchmark {
         LOG.info(
             "{} round {} of {}, order {}, load {}", wl.name(), r, rounds, order, loadAverage());
         // (1) end to end from a backlog
-        for (String s : order) {
+        for (String s : measures.contains("e2e") ? order : List.<String>of()) {
           BenchDb[] pr = pairs.get(s);
           if (s.equals("native")) {
             nat.disable();
@@ -269,7 +271,7 @@ class NativeComparisonBenchmark {
           verify(wl, s, pr);
         }
         // (2) DSI stage
-        for (String s : order) {
+        for (String s : measures.contains("dsi") ? order : List.<String>of()) {
           if (s.equals("native")) {
             continue;
           }
@@ -290,7 +292,7 @@ class NativeComparisonBenchmark {
           dumpStats(o.admin(), "w" + w + "-r" + r + "-dsi-" + s);
         }
         // (3) lag under sustained load
-        for (String s : order) {
+        for (String s : measures.contains("lag") ? order : List.<String>of()) {
           BenchDb[] pr = pairs.get(s);
           OurSystem o = ours.get(s);
           Thread ticket = null;
@@ -311,6 +313,8 @@ class NativeComparisonBenchmark {
           }
           LagProbe probe = new LagProbe(pr[0], pr[1], 10, 5);
           long t0 = System.nanoTime();
+          Timeline timeline = o == null ? null : Timeline.start(o.admin(), t0);
+          String lagStem = "w" + w + "-r" + r + "-lag-" + s;
           long changes;
           Histogram h;
           try {
@@ -320,6 +324,10 @@ class NativeComparisonBenchmark {
             h = probe.finish(CATCH_UP.toMillis());
           } finally {
             probe.close();
+            if (timeline != null) {
+              timeline.stop(out.resolve(lagStem + "-timeline.txt"));
+            }
+            Files.write(out.resolve(lagStem + "-heartbeats.txt"), probe.series());
           }
           if (ticket != null) {
             ticket.join();
@@ -330,7 +338,7 @@ class NativeComparisonBenchmark {
           sample(wl.name(), "lag max", s, l.maxMs());
           LOG.info("{} lag {}: {} ({} changes)", wl.name(), s, l, changes);
           if (o != null) {
-            dumpStats(o.admin(), "w" + w + "-r" + r + "-lag-" + s);
+            dumpStats(o.admin(), lagStem);
             String headers = "lag;w" + w + "r" + r;
             for (Map<String, String> t : o.tickets(10)) {
               if (String.valueOf(t.get("headers")).startsWith(headers)) {

@@ -112,6 +112,17 @@ final class OurSystem implements AutoCloseable {
             "heartbeat_interval_ms = 1000",
             "data_directory = ."),
         StandardCharsets.UTF_8);
+    // Extra agent parameters for an experiment, e.g. -Dbench.native.agent.params=
+    // "scan_sleep_max_ms=20,ltl_batch_size=1048576" (docs/performance.md).
+    for (String nv : System.getProperty("bench.native.agent.params", "").split(",")) {
+      if (!nv.isBlank()) {
+        Files.writeString(
+            agentConfig,
+            nv.trim().replaceFirst("=", " = ") + "\n",
+            StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.APPEND);
+      }
+    }
     server =
         ChildJvm.start(
             "repserver",

@@ -314,7 +314,9 @@ public final class AgentDrainBenchmark {
     p.setProperty("provide.transaction.metadata", "true");
     p.setProperty("tombstones.on.delete", "false");
     p.setProperty("decimal.handling.mode", "precise");
-    p.setProperty("poll.interval.ms", "5"); // as the agent (scan_sleep_max_ms)
+    p.setProperty( // as the agent, scan_sleep_max_ms at its default
+        "poll.interval.ms",
+        io.openrs.repagent.AgentParameter.SCAN_SLEEP_MAX_MS.defaultValue().orElseThrow());
     p.setProperty("time.precision.mode", "adaptive_time_microseconds");
     p.setProperty("binary.handling.mode", "bytes");
     return p;
