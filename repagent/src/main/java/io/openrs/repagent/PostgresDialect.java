@@ -345,7 +345,8 @@ final class PostgresDialect implements SourceDialect {
     try (Connection c = connect();
         PreparedStatement ps =
             c.prepareStatement(
-                "SELECT (restart_lsn - '0/0'::pg_lsn)::bigint FROM pg_replication_slots"
+                "SELECT (restart_lsn - '0/0'::pg_lsn)::bigint,"
+                    + " (pg_current_wal_lsn() - restart_lsn)::bigint FROM pg_replication_slots"
                     + " WHERE slot_name = ?")) {
       ps.setString(1, source.slotName());
       try (ResultSet rs = ps.executeQuery()) {
@@ -353,6 +354,17 @@ final class PostgresDialect implements SourceDialect {
           return; // no slot yet: created at start, from the current end of the log
         }
         long restart = rs.getLong(1);
+        // The walsender decodes every database's WAL from restart_lsn on before this database's
+        // first change: after a long stop on a busy cluster that is minutes of silence.
+        LOG.info(
+            "agent {}: resuming after {}; the primary decodes the WAL of all its databases from"
+                + " slot {}'s restart_lsn {} on, {} MiB up to its current end, before the first"
+                + " change arrives",
+            settings.agentName(),
+            lsnText(commitEnd),
+            source.slotName(),
+            lsnText(restart),
+            rs.getLong(2) >> 20);
         if (restart > commitEnd) {
           throw new AgentException(
               AgentException.Code.RESUME_POSITION_MISSING,

@@ -90,6 +90,16 @@ class NativeComparisonBenchmark {
     samples.computeIfAbsent(workload + "|" + measure + "|" + system, k -> new ArrayList<>()).add(v);
   }
 
+  /** CPU per row change of one measurement, by process group (see {@link CpuUse}). */
+  private void cpu(BenchWorkload wl, String measure, String system, CpuUse used, long changes) {
+    Duration ownProcess = system.equals("debezium") ? used.thisJvm() : used.agent();
+    sample(wl.name(), "cpu agent " + measure, system, CpuUse.microsPerChange(ownProcess, changes));
+    sample(
+        wl.name(), "cpu server " + measure, system, CpuUse.microsPerChange(used.server(), changes));
+    sample(
+        wl.name(), "cpu pg " + measure, system, CpuUse.microsPerChange(used.postgres(), changes));
+  }
+
   private void note(String s) {
     LOG.info("note: {}", s);
     notes.add(s);
@@ -231,11 +241,13 @@ class NativeComparisonBenchmark {
             if (dbzFirst) {
               debezium(wl, dbz, m, changes);
             }
+            CpuUse c0 = CpuUse.withoutOurs();
             long t0 = System.nanoTime();
             nat.enable();
             nat.awaitMarker(m, CATCH_UP);
             double sec = (System.nanoTime() - t0) / 1e9;
             sample(wl.name(), "e2e", s, changes / sec);
+            cpu(wl, "e2e", s, CpuUse.withoutOurs().since(c0), changes);
             LOG.info("{} e2e native: {} changes in {} s", wl.name(), changes, sec);
             if (!dbzFirst) {
               debezium(wl, dbz, m, changes);
@@ -247,6 +259,7 @@ class NativeComparisonBenchmark {
             long m = markers.getAndIncrement();
             pr[0].writeMarker(m);
             o.admin().exec("admin stats, reset");
+            CpuUse c0 = CpuUse.of(o);
             long t0 = System.nanoTime();
             Timeline timeline = Timeline.start(o.admin(), t0);
             long startMs;
@@ -258,6 +271,7 @@ class NativeComparisonBenchmark {
             }
             double sec = (System.nanoTime() - t0) / 1e9;
             sample(wl.name(), "e2e", s, changes / sec);
+            cpu(wl, "e2e", s, CpuUse.of(o).since(c0), changes);
             sample(wl.name(), "agent start s", s, startMs / 1000.0);
             LOG.info(
                 "{} e2e {}: {} changes in {} s (agent start {} ms)",
@@ -283,11 +297,13 @@ class NativeComparisonBenchmark {
           pr[0].writeMarker(m);
           o.awaitOutboundComplete(CATCH_UP);
           o.admin().exec("admin stats, reset");
+          CpuUse c0 = CpuUse.of(o);
           long t0 = System.nanoTime();
           o.resumeConnection();
           o.awaitMarker(m, CATCH_UP);
           double sec = (System.nanoTime() - t0) / 1e9;
           sample(wl.name(), "dsi", s, changes / sec);
+          cpu(wl, "dsi", s, CpuUse.of(o).since(c0), changes);
           LOG.info("{} dsi {}: {} changes in {} s", wl.name(), s, changes, sec);
           dumpStats(o.admin(), "w" + w + "-r" + r + "-dsi-" + s);
         }
@@ -312,6 +328,7 @@ class NativeComparisonBenchmark {
             ticket.start();
           }
           LagProbe probe = new LagProbe(pr[0], pr[1], 10, 5);
+          CpuUse c0 = o == null ? CpuUse.withoutOurs() : CpuUse.of(o);
           long t0 = System.nanoTime();
           Timeline timeline = o == null ? null : Timeline.start(o.admin(), t0);
           String lagStem = "w" + w + "-r" + r + "-lag-" + s;
@@ -322,6 +339,7 @@ class NativeComparisonBenchmark {
             double sec = (System.nanoTime() - t0) / 1e9;
             sample(wl.name(), "primary rate", s, changes / sec);
             h = probe.finish(CATCH_UP.toMillis());
+            cpu(wl, "lag", s, (o == null ? CpuUse.withoutOurs() : CpuUse.of(o)).since(c0), changes);
           } finally {
             probe.close();
             if (timeline != null) {
@@ -373,8 +391,10 @@ class NativeComparisonBenchmark {
 
   private void debezium(BenchWorkload wl, DebeziumDrain dbz, long marker, long changes)
       throws Exception {
+    CpuUse c0 = CpuUse.withoutOurs();
     double[] d = dbz.drain(marker, CATCH_UP.toMillis());
     sample(wl.name(), "e2e", "debezium", changes / d[0]);
+    cpu(wl, "e2e", "debezium", CpuUse.withoutOurs().since(c0), changes);
     LOG.info("{} e2e debezium: {} change records in {} s", wl.name(), (long) d[1], d[0]);
   }
 
@@ -462,6 +482,30 @@ class NativeComparisonBenchmark {
         for (String m : List.of("lag p50", "lag p99", "lag max", "primary rate")) {
           Stats.Summary x = get(w, m, s);
           b.append(x == null ? "" : x.format("")).append(" | ");
+        }
+        b.append('\n');
+      }
+      b.append(
+              "\nCPU per row change, µs, median over the rounds (agent: our agent's JVM, for"
+                  + " Debezium alone this JVM; server: our server's JVM; postgres: every process of"
+                  + " the cluster, in (3) including the primary's workload):\n\n")
+          .append("| system | (1) agent | (1) server | (1) postgres | (2) server | (2) postgres |")
+          .append(" (3) agent | (3) server | (3) postgres |\n")
+          .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      for (String s : List.of("native", "debezium", "continuous", "parallel", "hvar")) {
+        b.append("| ").append(s).append(" |");
+        for (String m :
+            List.of(
+                "cpu agent e2e",
+                "cpu server e2e",
+                "cpu pg e2e",
+                "cpu server dsi",
+                "cpu pg dsi",
+                "cpu agent lag",
+                "cpu server lag",
+                "cpu pg lag")) {
+          Stats.Summary x = get(w, m, s);
+          b.append(' ').append(x == null ? "" : Stats.num(x.median())).append(" |");
         }
         b.append('\n');
       }

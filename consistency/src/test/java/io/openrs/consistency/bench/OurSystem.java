@@ -223,6 +223,16 @@ final class OurSystem implements AutoCloseable {
     return (System.nanoTime() - t0) / 1_000_000;
   }
 
+  /** CPU the agent's JVM has used since it was launched (zero while none runs). */
+  Duration agentCpu() {
+    return agent == null ? Duration.ZERO : agent.cpuTime();
+  }
+
+  /** CPU the server's JVM has used since it was launched. */
+  Duration serverCpu() {
+    return server == null ? Duration.ZERO : server.cpuTime();
+  }
+
   /** Stops the agent gracefully (SIGTERM): what it confirmed stays confirmed in its slot. */
   void stopAgent() throws Exception {
     if (agent != null && agent.alive()) {

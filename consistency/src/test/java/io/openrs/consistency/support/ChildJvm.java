@@ -32,6 +32,7 @@ public final class ChildJvm implements AutoCloseable {
           <encoder><pattern>%d{HH:mm:ss.SSS} %-5level [%thread] %logger{30} - %msg%n</pattern></encoder>
         </appender>
         <logger name="io.openrs" level="INFO"/>
+        <logger name="io.debezium.connector.postgresql.connection.WalPositionLocator" level="INFO"/>
         <root level="WARN"><appender-ref ref="OUT"/></root>
       </configuration>
       """;
@@ -204,6 +205,11 @@ public final class ChildJvm implements AutoCloseable {
 
   public boolean alive() {
     return process.isAlive();
+  }
+
+  /** CPU time the child has used so far (all its threads, user and system); zero once it exited. */
+  public java.time.Duration cpuTime() {
+    return process.toHandle().info().totalCpuDuration().orElse(java.time.Duration.ZERO);
   }
 
   /** SIGKILL: no shutdown hook runs, nothing is flushed. */
