@@ -6,6 +6,7 @@ import io.openrs.dsi.dialect.TableMeta;
 import io.openrs.dsi.hvar.InsertStream;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -66,6 +67,7 @@ final class AheadInserts implements InsertStream {
   private final int chunk;
   private final Map<TableName, Table> tables = new LinkedHashMap<>();
   private final List<Table> touched = new ArrayList<>();
+  private Table last;
 
   // The load open on the session: its table, connection, and rows sent through it.
   private Table loading;
@@ -100,16 +102,32 @@ final class AheadInserts implements InsertStream {
 
   @Override
   public void row(TableMeta t, Value[] image) {
-    Table table = tables.get(t.name());
-    if (table == null) {
-      table = new Table(t, dialect.rowEncoder(chunk * 2).orElseThrow());
-      tables.put(t.name(), table);
+    Table table = table(t);
+    table.rows.row(image);
+    table.encodedRows++;
+  }
+
+  @Override
+  public void row(TableMeta t, PackedRowReader.Image image, int[] columns) {
+    Table table = table(t);
+    table.rows.row(image, columns);
+    table.encodedRows++;
+  }
+
+  private Table table(TableMeta t) {
+    Table table = last;
+    if (table == null || table.meta != t) {
+      table = tables.get(t.name());
+      if (table == null) {
+        table = new Table(t, dialect.rowEncoder(chunk * 2).orElseThrow());
+        tables.put(t.name(), table);
+      }
+      last = table;
     }
     if (!touched.contains(table)) {
       touched.add(table);
     }
-    table.rows.row(image);
-    table.encodedRows++;
+    return table;
   }
 
   @Override

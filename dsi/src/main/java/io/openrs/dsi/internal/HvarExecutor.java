@@ -7,6 +7,7 @@ import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.hvar.GroupPlan;
 import io.openrs.dsi.hvar.NetChangeDb;
 import io.openrs.ltl.TableName;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -45,6 +46,7 @@ final class HvarExecutor extends DsiThread {
   private NetChangeDb open;
   private AheadInserts openAhead;
   private final boolean insertsAhead;
+  private final PackedRowReader rows = new PackedRowReader();
   private final List<SourceTransaction> openTxs = new ArrayList<>();
   private final List<SourceTransaction> openIgnored = new ArrayList<>();
   private long openCommands;
@@ -134,7 +136,6 @@ final class HvarExecutor extends DsiThread {
     if (ctx.lastCommit().applied(t)) {
       ctx.meters.add(DsiCounter.TRANS_IGNORED, 1);
       LOG.debug("{}: {} is already applied (rs_lastcommit)", ctx.name(), t);
-      t.dropDecoded();
       openGroup();
       openIgnored.add(t);
       return;
@@ -154,7 +155,7 @@ final class HvarExecutor extends DsiThread {
     Optional<String> why;
     long start = System.nanoTime();
     try {
-      why = open.add(t.takeBody());
+      why = t.packed() ? open.add(t.rows(rows), t.size()) : open.add(t.body());
     } catch (SQLException | RuntimeException e) {
       why = Optional.of("reading the replicate's catalog failed: " + e);
       dropCatalog();
@@ -206,7 +207,6 @@ final class HvarExecutor extends DsiThread {
   /** Applies {@code t} in continuous mode after the open group. */
   private void continuous(SourceTransaction t, String why)
       throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
-    t.dropDecoded(); // continuous mode decodes it again as it applies it
     close(DsiCounter.HVAR_CLOSED_NO_COMPILE);
     ctx.meters.add(DsiCounter.HVAR_TRANS_CONTINUOUS, 1);
     LOG.debug("{}: {} is applied in continuous mode: {}", ctx.name(), t, why);
