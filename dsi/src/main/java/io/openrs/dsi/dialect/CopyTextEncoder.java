@@ -14,6 +14,15 @@ import java.util.Arrays;
  * thread-safe.
  */
 final class CopyTextEncoder implements RowStream.Encoder {
+  private static final long[] TEN_POWERS = new long[19]; // 10^0 .. 10^18
+
+  static {
+    TEN_POWERS[0] = 1;
+    for (int i = 1; i < TEN_POWERS.length; i++) {
+      TEN_POWERS[i] = TEN_POWERS[i - 1] * 10;
+    }
+  }
+
   private final StringBuilder scratch = new StringBuilder(64);
   private byte[] buf;
   private int len;
@@ -116,7 +125,7 @@ final class CopyTextEncoder implements RowStream.Encoder {
     }
     long abs = Math.abs(unscaled);
     int digits = 1;
-    for (long x = abs; x >= 10; x /= 10) {
+    while (digits < 19 && abs >= TEN_POWERS[digits]) {
       digits++;
     }
     if ((long) digits - 1 - scale < -6) {
@@ -169,28 +178,32 @@ final class CopyTextEncoder implements RowStream.Encoder {
   /** UTF-8 text (well-formed) with COPY's escapes (backslash, newline, carriage return, tab). */
   private void putEscaped(byte[] src, int offset, int length) {
     ensure(length * 2 + 2);
-    for (int i = offset; i < offset + length; i++) {
+    int run = offset; // bytes from here on are copied as they are
+    int stop = offset + length;
+    for (int i = offset; i < stop; i++) {
       byte c = src[i];
-      switch (c) {
-        case '\\' -> {
-          buf[len++] = '\\';
-          buf[len++] = '\\';
-        }
-        case '\n' -> {
-          buf[len++] = '\\';
-          buf[len++] = 'n';
-        }
-        case '\r' -> {
-          buf[len++] = '\\';
-          buf[len++] = 'r';
-        }
-        case '\t' -> {
-          buf[len++] = '\\';
-          buf[len++] = 't';
-        }
-        default -> buf[len++] = c;
+      byte escaped;
+      if (c == '\\') {
+        escaped = '\\';
+      } else if (c > '\r' || c < '\t') {
+        continue;
+      } else if (c == '\n') {
+        escaped = 'n';
+      } else if (c == '\r') {
+        escaped = 'r';
+      } else if (c == '\t') {
+        escaped = 't';
+      } else {
+        continue;
       }
+      System.arraycopy(src, run, buf, len, i - run);
+      len += i - run;
+      buf[len++] = '\\';
+      buf[len++] = escaped;
+      run = i + 1;
     }
+    System.arraycopy(src, run, buf, len, stop - run);
+    len += stop - run;
   }
 
   void value(Value v) {

@@ -6,8 +6,11 @@ import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.TranId;
 import io.openrs.ltl.Value;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -84,6 +87,10 @@ public final class PackedRowReader {
 
   private static final int NAME_SLOTS = 1024;
 
+  /** Eight bytes at a time, to find the end of ASCII text quickly (the order does not matter). */
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   private final PackedDecoder decoder = new PackedDecoder();
   private final byte[][] nameKeys = new byte[NAME_SLOTS][];
   private final String[] nameValues = new String[NAME_SLOTS];
@@ -103,6 +110,7 @@ public final class PackedRowReader {
   private TableName table;
   private String tableSchema;
   private String tableName;
+  private byte[] lastKey; // the key of the slot shared() used last
 
   /** Reads the packed commands in {@code buf[offset, offset+length)} from the first. */
   public PackedRowReader reset(byte[] buf, int offset, int length) throws PackedFormatException {
@@ -281,6 +289,9 @@ public final class PackedRowReader {
     private int[] third = new int[16];
     private int[] offsets = new int[16];
     private int[] lengths = new int[16];
+    // per index, the name read there last and its bytes
+    private byte[][] lastKeys = new byte[16][];
+    private String[] lastNames = new String[16];
 
     private Image(PackedRowReader reader) {
       this.reader = reader;
@@ -427,6 +438,8 @@ public final class PackedRowReader {
         third = Arrays.copyOf(third, c);
         offsets = Arrays.copyOf(offsets, c);
         lengths = Arrays.copyOf(lengths, c);
+        lastKeys = Arrays.copyOf(lastKeys, c);
+        lastNames = Arrays.copyOf(lastNames, c);
       }
     }
   }
@@ -469,7 +482,7 @@ public final class PackedRowReader {
     img.size = 0;
     for (int i = 0; i < n; i++) {
       int at = pos;
-      String name = sharedString();
+      String name = columnName(img, i);
       if (name.isEmpty()) {
         throw error(at, "invalid " + what + ": a column name must not be empty");
       }
@@ -661,15 +674,35 @@ public final class PackedRowReader {
   }
 
   /**
-   * A string whose instance is shared with every equal string read before (while it stays in the
-   * bounded cache).
+   * The name of column {@code i} of an image: images of one table list the same names row after
+   * row, so the name at that index last time is tried first, then the shared names.
    */
-  private String sharedString() throws PackedFormatException {
+  private String columnName(Image img, int i) throws PackedFormatException {
     int len = slice("string");
     int start = pos - len;
-    boolean ascii = utf8(start, len);
+    byte[] last = img.lastKeys[i];
+    if (last != null && same(last, start, len)) {
+      return img.lastNames[i];
+    }
+    String name = shared(start, len);
+    img.lastKeys[i] = len > MAX_SHARED_NAME_BYTES ? null : lastKey;
+    img.lastNames[i] = name;
+    return name;
+  }
+
+  /** A string shared with every equal string read before (see {@link #shared(int, int)}). */
+  private String sharedString() throws PackedFormatException {
+    int len = slice("string");
+    return shared(pos - len, len);
+  }
+
+  /**
+   * The string in {@code buf[start, start+len)}, checked; the same instance as for every equal
+   * string read before while it stays in the bounded cache (bytes found there were checked).
+   */
+  private String shared(int start, int len) throws PackedFormatException {
     if (len > MAX_SHARED_NAME_BYTES) {
-      return newString(start, len, ascii);
+      return newString(start, len, utf8(start, len));
     }
     int h = 0x811c9dc5;
     for (int i = start; i < start + len; i++) {
@@ -677,13 +710,28 @@ public final class PackedRowReader {
     }
     int slot = (h ^ (h >>> 16)) & (NAME_SLOTS - 1);
     byte[] key = nameKeys[slot];
-    if (key != null && Arrays.equals(key, 0, key.length, buf, start, start + len)) {
+    if (key != null && same(key, start, len)) {
+      lastKey = key;
       return nameValues[slot];
     }
-    String s = newString(start, len, ascii);
-    nameKeys[slot] = Arrays.copyOfRange(buf, start, start + len);
+    String s = newString(start, len, utf8(start, len));
+    key = Arrays.copyOfRange(buf, start, start + len);
+    nameKeys[slot] = key;
     nameValues[slot] = s;
+    lastKey = key;
     return s;
+  }
+
+  private boolean same(byte[] key, int start, int len) {
+    if (key.length != len) {
+      return false;
+    }
+    for (int i = 0; i < len; i++) {
+      if (key[i] != buf[start + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private String newString(int start, int len, boolean ascii) {
@@ -700,6 +748,9 @@ public final class PackedRowReader {
   private boolean utf8(int start, int len) throws PackedFormatException {
     int i = start;
     int stop = start + len;
+    while (stop - i >= 8 && ((long) LONGS.get(buf, i) & 0x8080808080808080L) == 0) {
+      i += 8;
+    }
     while (i < stop && buf[i] >= 0) {
       i++;
     }
