@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 
 /**
  * One HVAR group's inserts that go ahead ({@link InsertStream}): encoded as the compiler meets
@@ -65,6 +66,7 @@ final class AheadInserts implements InsertStream {
   private final Session session;
   private final Parents parents;
   private final int chunk;
+  private final ToIntFunction<TableName> expectedBytes;
   private final Map<TableName, Table> tables = new LinkedHashMap<>();
   private final List<Table> touched = new ArrayList<>();
   private Table last;
@@ -84,10 +86,24 @@ final class AheadInserts implements InsertStream {
    * @param chunk about how many bytes one write carries ({@code dsi_cmd_batch_size})
    */
   AheadInserts(Dialect dialect, Session session, Parents parents, int chunk) {
+    this(dialect, session, parents, chunk, t -> 0);
+  }
+
+  /**
+   * @param expectedBytes about how many encoded bytes a table's rows will take (the last group's):
+   *     its buffer starts that large instead of growing there by copies
+   */
+  AheadInserts(
+      Dialect dialect,
+      Session session,
+      Parents parents,
+      int chunk,
+      ToIntFunction<TableName> expectedBytes) {
     this.dialect = dialect;
     this.session = session;
     this.parents = parents;
     this.chunk = Math.max(8192, chunk);
+    this.expectedBytes = expectedBytes;
   }
 
   /** True if {@code dialect} can stream inserts while a group compiles. */
@@ -119,7 +135,9 @@ final class AheadInserts implements InsertStream {
     if (table == null || table.meta != t) {
       table = tables.get(t.name());
       if (table == null) {
-        table = new Table(t, dialect.rowEncoder(chunk * 2).orElseThrow());
+        int expected = expectedBytes.applyAsInt(t.name());
+        int capacity = (int) Math.min(1 << 30, Math.max(chunk * 2L, expected + expected / 8L));
+        table = new Table(t, dialect.rowEncoder(capacity).orElseThrow());
         tables.put(t.name(), table);
       }
       last = table;
@@ -229,6 +247,13 @@ final class AheadInserts implements InsertStream {
   /** The table a failure of {@link #finish} concerns, if known. */
   Optional<TableName> failedTable() {
     return Optional.ofNullable(lastFailedTable);
+  }
+
+  /** Bytes of the rows encoded (whole transactions), per replicate table. */
+  Map<TableName, Integer> bytesByTable() {
+    Map<TableName, Integer> out = new LinkedHashMap<>();
+    tables.forEach((n, t) -> out.put(n, t.committedBytes));
+    return out;
   }
 
   /** Rows that went ahead, per replicate table. */

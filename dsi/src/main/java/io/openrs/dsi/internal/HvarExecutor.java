@@ -55,6 +55,8 @@ final class HvarExecutor extends DsiThread {
   private long nextSeq;
   // Rows per table of the last group that touched it: the next group's maps start that large.
   private final java.util.Map<TableName, Integer> lastRows = new java.util.HashMap<>();
+  // per table, the bytes the last group's inserts ahead took encoded
+  private final java.util.Map<TableName, Integer> lastAheadBytes = new java.util.HashMap<>();
 
   /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
   static List<DsiThread> threads(RunContext ctx) {
@@ -186,7 +188,8 @@ final class HvarExecutor extends DsiThread {
                 ctx.dialect,
                 session::connection,
                 t -> tables.parents(c, t),
-                ctx.settings.cmdBatchSizeBytes());
+                ctx.settings.cmdBatchSizeBytes(),
+                t -> lastAheadBytes.getOrDefault(t, 0));
       }
       open = new NetChangeDb(tables.source(c), this::conversions, openAhead, this::expectedRows);
     }
@@ -245,6 +248,9 @@ final class HvarExecutor extends DsiThread {
       return;
     }
     lastRows.putAll(db.rowsByTable());
+    if (ahead != null) {
+      lastAheadBytes.putAll(ahead.bytesByTable());
+    }
     GroupPlan plan = db.seal();
     List<TableName> order = plan.tables();
     if (!txs.isEmpty()) {
