@@ -1,6 +1,7 @@
 package io.openrs.dsi.dialect;
 
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -13,6 +14,15 @@ import java.util.Arrays;
  * thread-safe.
  */
 final class CopyTextEncoder implements RowStream.Encoder {
+  private static final long[] TEN_POWERS = new long[19]; // 10^0 .. 10^18
+
+  static {
+    TEN_POWERS[0] = 1;
+    for (int i = 1; i < TEN_POWERS.length; i++) {
+      TEN_POWERS[i] = TEN_POWERS[i - 1] * 10;
+    }
+  }
+
   private final StringBuilder scratch = new StringBuilder(64);
   private byte[] buf;
   private int len;
@@ -53,6 +63,147 @@ final class CopyTextEncoder implements RowStream.Encoder {
       value(row[k]);
     }
     put((byte) '\n');
+  }
+
+  /**
+   * One row read in place, encoded from the packed bytes for the common kinds (integers, text,
+   * small decimals, dates and timestamps of our era, booleans, null); the same bytes as {@link
+   * #row(Value[])} with the image's values.
+   */
+  @Override
+  public void row(PackedRowReader.Image image, int[] columns) {
+    for (int k = 0; k < columns.length; k++) {
+      if (k > 0) {
+        put((byte) '\t');
+      }
+      value(image, columns[k]);
+    }
+    put((byte) '\n');
+  }
+
+  private void value(PackedRowReader.Image image, int i) {
+    switch (image.type(i)) {
+      case NULL -> {
+        ensure(2);
+        buf[len++] = '\\';
+        buf[len++] = 'N';
+      }
+      case I16, I32, I64 -> putLong(image.longValue(i));
+      case TEXT -> putEscaped(image.bytes(), image.offset(i), image.length(i));
+      case TRUE -> put((byte) 't');
+      case FALSE -> put((byte) 'f');
+      case DECIMAL -> {
+        if (!putDecimal(image.longValue(i), image.scale(i))) {
+          value(image.value(i));
+        }
+      }
+      case DATE, TIMESTAMP -> {
+        LocalDate d = LocalDate.ofEpochDay(image.longValue(i));
+        if (d.getYear() <= 0) {
+          value(image.value(i));
+        } else {
+          putDate(d);
+          if (image.type(i) == PackedRowReader.Type.TIMESTAMP) {
+            put((byte) ' ');
+            putTime(image.micros(i));
+          }
+        }
+      }
+      default -> value(image.value(i));
+    }
+  }
+
+  /**
+   * {@code unscaled} * 10^-{@code scale} as {@link java.math.BigDecimal#toString()} writes it, when
+   * that is plain notation (scale 0 or more, adjusted exponent -6 or more).
+   *
+   * @return false if it is not (nothing written)
+   */
+  private boolean putDecimal(long unscaled, int scale) {
+    if (scale < 0 || unscaled == Long.MIN_VALUE) {
+      return false;
+    }
+    long abs = Math.abs(unscaled);
+    int digits = 1;
+    while (digits < 19 && abs >= TEN_POWERS[digits]) {
+      digits++;
+    }
+    if ((long) digits - 1 - scale < -6) {
+      return false;
+    }
+    if (scale == 0) {
+      putLong(unscaled);
+      return true;
+    }
+    ensure(digits + scale + 4);
+    if (unscaled < 0) {
+      buf[len++] = '-';
+    }
+    int intDigits = digits - scale; // digits before the point; 0 or less: "0." and zeros
+    int total = intDigits > 0 ? digits + 1 : 2 - intDigits + digits;
+    int at = len + total - 1;
+    long v = abs;
+    for (int k = 0; k < scale; k++) { // from the last digit back
+      buf[at--] = (byte) ('0' + v % 10);
+      v /= 10;
+    }
+    buf[at--] = '.';
+    if (intDigits > 0) {
+      while (at >= len) {
+        buf[at--] = (byte) ('0' + v % 10);
+        v /= 10;
+      }
+    } else {
+      buf[at--] = '0';
+    }
+    len += total;
+    return true;
+  }
+
+  private void putTime(long microsOfDay) {
+    ensure(16);
+    long seconds = microsOfDay / 1_000_000;
+    int micros = (int) (microsOfDay % 1_000_000);
+    digits((int) (seconds / 3600), 2);
+    buf[len++] = ':';
+    digits((int) (seconds / 60 % 60), 2);
+    buf[len++] = ':';
+    digits((int) (seconds % 60), 2);
+    if (micros != 0) {
+      buf[len++] = '.';
+      digits(micros, 6);
+    }
+  }
+
+  /** UTF-8 text (well-formed) with COPY's escapes (backslash, newline, carriage return, tab). */
+  private void putEscaped(byte[] src, int offset, int length) {
+    ensure(length * 2 + 2);
+    int run = offset; // bytes from here on are copied as they are
+    int stop = offset + length;
+    for (int i = offset; i < stop; i++) {
+      byte c = src[i];
+      byte escaped;
+      if (c == '\\') {
+        escaped = '\\';
+      } else if (c > '\r' || c < '\t') {
+        continue;
+      } else if (c == '\n') {
+        escaped = 'n';
+      } else if (c == '\r') {
+        escaped = 'r';
+      } else if (c == '\t') {
+        escaped = 't';
+      } else {
+        continue;
+      }
+      System.arraycopy(src, run, buf, len, i - run);
+      len += i - run;
+      buf[len++] = '\\';
+      buf[len++] = escaped;
+      run = i + 1;
+    }
+    System.arraycopy(src, run, buf, len, stop - run);
+    len += stop - run;
   }
 
   void value(Value v) {

@@ -1,6 +1,7 @@
 package io.openrs.dsi.dialect;
 
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.SQLException;
 
 /**
@@ -24,6 +25,18 @@ public interface RowStream {
   interface Encoder {
     /** Appends one row: every column of the table, in the column list's order. */
     void row(Value[] row);
+
+    /**
+     * Appends one row read in place: column {@code p} of the column list is {@code image}'s column
+     * {@code columns[p]}. The same bytes as {@link #row(Value[])} with the image's values.
+     */
+    default void row(PackedRowReader.Image image, int[] columns) {
+      Value[] row = new Value[columns.length];
+      for (int p = 0; p < row.length; p++) {
+        row[p] = image.value(columns[p]);
+      }
+      row(row);
+    }
 
     /** The buffer; its first {@link #length()} bytes are the rows encoded so far. */
     byte[] array();

@@ -2,6 +2,7 @@ package io.openrs.dsi.hvar;
 
 import io.openrs.dsi.dialect.TableMeta;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.SQLException;
 
 /**
@@ -26,6 +27,12 @@ public interface InsertStream {
 
   /** One insert of the transaction being added: every column of {@code t}, in its order. */
   void row(TableMeta t, Value[] image);
+
+  /**
+   * One insert of the transaction being added, read in place: column {@code p} of {@code t} is
+   * {@code image}'s column {@code columns[p]} (every column of {@code t} has one).
+   */
+  void row(TableMeta t, PackedRowReader.Image image, int[] columns);
 
   /** The transaction being added went into the group: its rows may be sent. */
   void transactionAdded();

@@ -8,6 +8,8 @@ import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.LtlCommand.InTransaction;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedFormatException;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -134,17 +136,59 @@ public final class NetChangeDb {
    * @throws SQLException reading the replicate's catalog failed (the database is as it was)
    */
   public Optional<String> add(List<? extends InTransaction> body) throws SQLException {
+    return add(
+        () -> {
+          for (InTransaction cmd : body) {
+            String why = compile(cmd);
+            if (why != null) {
+              return why;
+            }
+          }
+          return null;
+        },
+        body.size());
+  }
+
+  /**
+   * Compiles one source transaction's commands as {@link #add(List)} does, read in place from their
+   * packed form: {@code rows} is {@linkplain PackedRowReader#reset reset} on them and is read to
+   * their end. Row commands make no command object: the compiler takes each column's value from the
+   * packed bytes as it needs it (an insert that goes ahead is encoded from them directly).
+   *
+   * @param commands how many commands {@code rows} holds
+   * @throws IllegalStateException if the bytes are not well-formed packed commands (DSI-S read and
+   *     checked them before)
+   */
+  public Optional<String> add(PackedRowReader rows, int commands) throws SQLException {
+    return add(
+        () -> {
+          try {
+            while (rows.next()) {
+              String why = compile(rows);
+              if (why != null) {
+                return why;
+              }
+            }
+          } catch (PackedFormatException e) {
+            throw new IllegalStateException("a held transaction no longer reads: " + e, e);
+          }
+          return null;
+        },
+        commands);
+  }
+
+  /** Compiles one transaction's commands; null, or why it cannot be compiled. */
+  private interface Compilation {
+    String run() throws SQLException;
+  }
+
+  private Optional<String> add(Compilation compilation, int size) throws SQLException {
     long bytesBefore = bytes;
     long convertedBefore = converted;
     long streamedBefore = streamed;
-    String why = null;
+    String why;
     try {
-      for (InTransaction cmd : body) {
-        why = compile(cmd);
-        if (why != null) {
-          break;
-        }
-      }
+      why = compilation.run();
     } catch (SQLException | RuntimeException e) {
       rollback(bytesBefore, convertedBefore, streamedBefore);
       throw e;
@@ -156,7 +200,7 @@ public final class NetChangeDb {
     if (ahead != null && streamed != streamedBefore) {
       ahead.transactionAdded();
     }
-    commands += body.size();
+    commands += size;
     undo.clear();
     created.clear();
     return Optional.empty();
@@ -200,6 +244,28 @@ public final class NetChangeDb {
     return "command " + cmd.getClass().getSimpleName() + " is applied in log order";
   }
 
+  /** Compiles the row command {@code r} is on (another kind is decoded whole). */
+  private String compile(PackedRowReader r) throws SQLException, PackedFormatException {
+    switch (r.kind()) {
+      case INSERT:
+        return r.snapshot()
+            ? "snapshot rows (materialization) are upserts"
+            : insert(r.table(), r.after());
+      case UPDATE:
+        return update(r.table(), r.before(), r.after());
+      case DELETE:
+        return delete(r.table(), r.before());
+      default:
+        LtlCommand c =
+            r.command()
+                .orElseThrow(() -> new IllegalStateException("a held command of unknown kind"));
+        if (!(c instanceof InTransaction in)) {
+          throw new IllegalStateException("a held transaction holds " + c);
+        }
+        return compile(in);
+    }
+  }
+
   private String insert(LtlCommand.Insert ins) throws SQLException {
     TableNet t = table(ins.table());
     if (t.restriction != null) {
@@ -214,6 +280,40 @@ public final class NetChangeDb {
     if (why != null) {
       return why;
     }
+    return insert(t, img);
+  }
+
+  /**
+   * An insert read in place. The usual case under a backlog, a complete image of a key the group
+   * has not seen going ahead, makes no value but the key's: the row is encoded from the packed
+   * bytes.
+   */
+  private String insert(TableName name, PackedRowReader.Image after) throws SQLException {
+    TableNet t = table(name);
+    if (t.restriction != null) {
+      return t.restriction;
+    }
+    if (t.conversions.contains(CommandConversion.I2NONE)) {
+      converted++;
+      return null;
+    }
+    String why = t.map(after, false);
+    if (why != null) {
+      return why;
+    }
+    if (t.ahead && t.mappedComplete()) {
+      RowKey k = t.key(after);
+      if (k != null && t.rows.putIfAbsent(k, NetRow.STREAMED) == null) {
+        ahead.row(t.meta, after, t.fields);
+        streamed++;
+        added(t, k, NetRow.STREAMED);
+        return null;
+      } // else as any insert: the map is as it was
+    }
+    return insert(t, t.values(after));
+  }
+
+  private String insert(TableNet t, Value[] img) throws SQLException {
     if (!t.keyed()) {
       if (!NetRow.complete(img)) {
         return "an insert into " + t.name() + " (no primary key) does not give every column";
@@ -262,6 +362,34 @@ public final class NetChangeDb {
     if (why != null) {
       return why;
     }
+    return update(t, before, after);
+  }
+
+  private String update(
+      TableName name, PackedRowReader.Image beforeImage, PackedRowReader.Image afterImage)
+      throws SQLException {
+    TableNet t = table(name);
+    if (t.restriction != null) {
+      return t.restriction;
+    }
+    if (t.conversions.contains(CommandConversion.U2NONE)) {
+      converted++;
+      return null;
+    }
+    Value[] before = new Value[t.width()];
+    String why = t.read(beforeImage, before, !t.keyed());
+    if (why != null) {
+      return why;
+    }
+    Value[] after = new Value[t.width()];
+    why = t.read(afterImage, after, false);
+    if (why != null) {
+      return why;
+    }
+    return update(t, before, after);
+  }
+
+  private String update(TableNet t, Value[] before, Value[] after) {
     if (!t.keyed()) {
       if (!NetRow.complete(before)) {
         return "an update of "
@@ -399,6 +527,27 @@ public final class NetChangeDb {
     if (why != null) {
       return why;
     }
+    return delete(t, before);
+  }
+
+  private String delete(TableName name, PackedRowReader.Image beforeImage) throws SQLException {
+    TableNet t = table(name);
+    if (t.restriction != null) {
+      return t.restriction;
+    }
+    if (t.conversions.contains(CommandConversion.D2NONE)) {
+      converted++;
+      return null;
+    }
+    Value[] before = new Value[t.width()];
+    String why = t.read(beforeImage, before, !t.keyed());
+    if (why != null) {
+      return why;
+    }
+    return delete(t, before);
+  }
+
+  private String delete(TableNet t, Value[] before) {
     if (!t.keyed()) {
       if (!NetRow.complete(before)) {
         return "a delete from "
@@ -616,6 +765,16 @@ public final class NetChangeDb {
     /** Columns of unique keys other than the primary key, when their updates become di. */
     final BitSet uniqueColumns = new BitSet();
 
+    /** What {@link #map} found: per column position, the image's index of its value, or -1. */
+    final int[] fields;
+
+    /** Columns {@link #map} found a value for. */
+    int mapped;
+
+    // the column position of the name at each index of the last images mapped (names are shared)
+    private String[] seenNames = new String[16];
+    private int[] seenPositions = new int[16];
+
     TableNet(
         TableMeta meta,
         Set<CommandConversion> conversions,
@@ -623,6 +782,7 @@ public final class NetChangeDb {
         boolean uniqueDeleteInsert,
         int expectedRows) {
       this.meta = meta;
+      this.fields = new int[meta.columns().size()];
       // a LinkedHashMap holds capacity * 0.75 entries before it grows
       int rowsNow = meta.keyed() ? Math.max(0, expectedRows) : 0;
       this.rows =
@@ -702,6 +862,105 @@ public final class NetChangeDb {
         into[p] = c.value();
       }
       return null;
+    }
+
+    /**
+     * Maps {@code image}'s columns to the table's as {@link #read(List, Value[], boolean)} reads
+     * them, into {@link #fields}: per column position, the index in the image of the value that
+     * counts (the first one that is not unchanged), or -1.
+     *
+     * @return null, or why the image cannot be compiled
+     */
+    String map(PackedRowReader.Image image, boolean identifying) {
+      java.util.Arrays.fill(fields, -1);
+      mapped = 0;
+      int n = image.size();
+      if (n > seenNames.length) {
+        seenNames = java.util.Arrays.copyOf(seenNames, Math.max(n, seenNames.length * 2));
+        seenPositions = java.util.Arrays.copyOf(seenPositions, seenNames.length);
+      }
+      for (int i = 0; i < n; i++) {
+        String name = image.name(i);
+        int p;
+        if (seenNames[i] == name) {
+          p = seenPositions[i]; // the reader shares names: the same column as last time
+        } else {
+          Integer q = position(i, name);
+          if (q == null) {
+            return "replicate table " + name() + " has no column " + name;
+          }
+          p = q;
+          seenNames[i] = name;
+          seenPositions[i] = p;
+        }
+        if (fields[p] >= 0) {
+          continue;
+        }
+        if (image.unchanged(i)) {
+          if (identifying) {
+            return "a before image of " + name() + " marks column " + name + " unchanged";
+          }
+          continue;
+        }
+        fields[p] = i;
+        mapped++;
+      }
+      return null;
+    }
+
+    /** True if the last {@link #map} gave every column a value. */
+    boolean mappedComplete() {
+      return mapped == fields.length;
+    }
+
+    /** The values the last {@link #map} found, by column position (null where none). */
+    Value[] values(PackedRowReader.Image image) {
+      Value[] into = new Value[fields.length];
+      for (int p = 0; p < into.length; p++) {
+        if (fields[p] >= 0) {
+          into[p] = image.value(fields[p]);
+        }
+      }
+      return into;
+    }
+
+    /** As {@link #read(List, Value[], boolean)}, from an image read in place. */
+    String read(PackedRowReader.Image image, Value[] into, boolean identifying) {
+      String why = map(image, identifying);
+      if (why != null) {
+        return why;
+      }
+      for (int p = 0; p < into.length; p++) {
+        if (fields[p] >= 0) {
+          into[p] = image.value(fields[p]);
+        }
+      }
+      return null;
+    }
+
+    /**
+     * The primary key of the image the last {@link #map} read, or null if it lacks a key column or
+     * has a null one.
+     */
+    RowKey key(PackedRowReader.Image image) {
+      Value[] k = new Value[keyPositions.length];
+      for (int i = 0; i < k.length; i++) {
+        int f = fields[keyPositions[i]];
+        if (f < 0 || image.isNull(f)) {
+          return null;
+        }
+        k[i] = image.value(f);
+      }
+      return RowKey.of(k);
+    }
+
+    private Integer position(int i, String name) {
+      List<ColumnMeta> cols = meta.columns();
+      if (i < cols.size() && cols.get(i).name().equals(name)) {
+        return i; // images usually list the columns in the table's order
+      }
+      Integer p = positions.get(name);
+      return p != null ? p : positions.get(name.toLowerCase(Locale.ROOT));
     }
 
     /** The primary key of {@code image}, or null if it lacks a key column or has a null one. */

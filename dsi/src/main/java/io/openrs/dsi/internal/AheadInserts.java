@@ -6,6 +6,7 @@ import io.openrs.dsi.dialect.TableMeta;
 import io.openrs.dsi.hvar.InsertStream;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 
 /**
  * One HVAR group's inserts that go ahead ({@link InsertStream}): encoded as the compiler meets
@@ -64,8 +66,10 @@ final class AheadInserts implements InsertStream {
   private final Session session;
   private final Parents parents;
   private final int chunk;
+  private final ToIntFunction<TableName> expectedBytes;
   private final Map<TableName, Table> tables = new LinkedHashMap<>();
   private final List<Table> touched = new ArrayList<>();
+  private Table last;
 
   // The load open on the session: its table, connection, and rows sent through it.
   private Table loading;
@@ -82,10 +86,24 @@ final class AheadInserts implements InsertStream {
    * @param chunk about how many bytes one write carries ({@code dsi_cmd_batch_size})
    */
   AheadInserts(Dialect dialect, Session session, Parents parents, int chunk) {
+    this(dialect, session, parents, chunk, t -> 0);
+  }
+
+  /**
+   * @param expectedBytes about how many encoded bytes a table's rows will take (the last group's):
+   *     its buffer starts that large instead of growing there by copies
+   */
+  AheadInserts(
+      Dialect dialect,
+      Session session,
+      Parents parents,
+      int chunk,
+      ToIntFunction<TableName> expectedBytes) {
     this.dialect = dialect;
     this.session = session;
     this.parents = parents;
     this.chunk = Math.max(8192, chunk);
+    this.expectedBytes = expectedBytes;
   }
 
   /** True if {@code dialect} can stream inserts while a group compiles. */
@@ -100,16 +118,34 @@ final class AheadInserts implements InsertStream {
 
   @Override
   public void row(TableMeta t, Value[] image) {
-    Table table = tables.get(t.name());
-    if (table == null) {
-      table = new Table(t, dialect.rowEncoder(chunk * 2).orElseThrow());
-      tables.put(t.name(), table);
+    Table table = table(t);
+    table.rows.row(image);
+    table.encodedRows++;
+  }
+
+  @Override
+  public void row(TableMeta t, PackedRowReader.Image image, int[] columns) {
+    Table table = table(t);
+    table.rows.row(image, columns);
+    table.encodedRows++;
+  }
+
+  private Table table(TableMeta t) {
+    Table table = last;
+    if (table == null || table.meta != t) {
+      table = tables.get(t.name());
+      if (table == null) {
+        int expected = expectedBytes.applyAsInt(t.name());
+        int capacity = (int) Math.min(1 << 30, Math.max(chunk * 2L, expected + expected / 8L));
+        table = new Table(t, dialect.rowEncoder(capacity).orElseThrow());
+        tables.put(t.name(), table);
+      }
+      last = table;
     }
     if (!touched.contains(table)) {
       touched.add(table);
     }
-    table.rows.row(image);
-    table.encodedRows++;
+    return table;
   }
 
   @Override
@@ -211,6 +247,13 @@ final class AheadInserts implements InsertStream {
   /** The table a failure of {@link #finish} concerns, if known. */
   Optional<TableName> failedTable() {
     return Optional.ofNullable(lastFailedTable);
+  }
+
+  /** Bytes of the rows encoded (whole transactions), per replicate table. */
+  Map<TableName, Integer> bytesByTable() {
+    Map<TableName, Integer> out = new LinkedHashMap<>();
+    tables.forEach((n, t) -> out.put(n, t.committedBytes));
+    return out;
   }
 
   /** Rows that went ahead, per replicate table. */

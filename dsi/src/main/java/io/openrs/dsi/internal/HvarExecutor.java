@@ -7,6 +7,7 @@ import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.hvar.GroupPlan;
 import io.openrs.dsi.hvar.NetChangeDb;
 import io.openrs.ltl.TableName;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -45,6 +46,7 @@ final class HvarExecutor extends DsiThread {
   private NetChangeDb open;
   private AheadInserts openAhead;
   private final boolean insertsAhead;
+  private final PackedRowReader rows = new PackedRowReader();
   private final List<SourceTransaction> openTxs = new ArrayList<>();
   private final List<SourceTransaction> openIgnored = new ArrayList<>();
   private long openCommands;
@@ -53,6 +55,8 @@ final class HvarExecutor extends DsiThread {
   private long nextSeq;
   // Rows per table of the last group that touched it: the next group's maps start that large.
   private final java.util.Map<TableName, Integer> lastRows = new java.util.HashMap<>();
+  // per table, the bytes the last group's inserts ahead took encoded
+  private final java.util.Map<TableName, Integer> lastAheadBytes = new java.util.HashMap<>();
 
   /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
   static List<DsiThread> threads(RunContext ctx) {
@@ -134,7 +138,6 @@ final class HvarExecutor extends DsiThread {
     if (ctx.lastCommit().applied(t)) {
       ctx.meters.add(DsiCounter.TRANS_IGNORED, 1);
       LOG.debug("{}: {} is already applied (rs_lastcommit)", ctx.name(), t);
-      t.dropDecoded();
       openGroup();
       openIgnored.add(t);
       return;
@@ -154,7 +157,7 @@ final class HvarExecutor extends DsiThread {
     Optional<String> why;
     long start = System.nanoTime();
     try {
-      why = open.add(t.takeBody());
+      why = t.packed() ? open.add(t.rows(rows), t.size()) : open.add(t.body());
     } catch (SQLException | RuntimeException e) {
       why = Optional.of("reading the replicate's catalog failed: " + e);
       dropCatalog();
@@ -185,7 +188,8 @@ final class HvarExecutor extends DsiThread {
                 ctx.dialect,
                 session::connection,
                 t -> tables.parents(c, t),
-                ctx.settings.cmdBatchSizeBytes());
+                ctx.settings.cmdBatchSizeBytes(),
+                t -> lastAheadBytes.getOrDefault(t, 0));
       }
       open = new NetChangeDb(tables.source(c), this::conversions, openAhead, this::expectedRows);
     }
@@ -206,7 +210,6 @@ final class HvarExecutor extends DsiThread {
   /** Applies {@code t} in continuous mode after the open group. */
   private void continuous(SourceTransaction t, String why)
       throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
-    t.dropDecoded(); // continuous mode decodes it again as it applies it
     close(DsiCounter.HVAR_CLOSED_NO_COMPILE);
     ctx.meters.add(DsiCounter.HVAR_TRANS_CONTINUOUS, 1);
     LOG.debug("{}: {} is applied in continuous mode: {}", ctx.name(), t, why);
@@ -245,6 +248,9 @@ final class HvarExecutor extends DsiThread {
       return;
     }
     lastRows.putAll(db.rowsByTable());
+    if (ahead != null) {
+      lastAheadBytes.putAll(ahead.bytesByTable());
+    }
     GroupPlan plan = db.seal();
     List<TableName> order = plan.tables();
     if (!txs.isEmpty()) {

@@ -5,6 +5,7 @@ import io.openrs.ltl.LtlCommand.InTransaction;
 import io.openrs.ltl.packed.OriginEnvelope;
 import io.openrs.ltl.packed.PackedDecoder;
 import io.openrs.ltl.packed.PackedFormatException;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,12 +16,12 @@ import java.util.List;
  * array ({@link io.openrs.ltl.packed.PackedFormat}). HVAR holds transactions this way from DSI-S to
  * the end of their group: in the hand-off and while the group keeps them for a fallback they take
  * about their queue bytes in one object, where decoded commands take some forty objects and ten
- * times the bytes each, which every young collection would copy. The executor decodes them when it
- * compiles or applies them ({@link #decode}), so decoded commands die young.
+ * times the bytes each, which every young collection would copy. The compiler reads the row
+ * commands in place ({@link #rows}); continuous mode decodes them ({@link #decode}).
  *
- * <p>DSI-S has decoded every command once (that is how it found the run's boundaries), so the bytes
- * are known to be well-formed. Also kept: how many commands of each kind it holds, so the counters
- * and the grouping rules need no decoding. Immutable.
+ * <p>DSI-S has read and checked every command once (that is how it found the run's boundaries), so
+ * the bytes are known to be well-formed. Also kept: how many commands of each kind it holds, so the
+ * counters and the grouping rules need no decoding. Immutable.
  */
 final class PackedBody {
   private final byte[] bytes;
@@ -31,8 +32,6 @@ final class PackedBody {
   private final int deletes;
   private final boolean ddl;
   private final boolean truncate;
-  private final long decodedBytes;
-  private List<InTransaction> decoded;
 
   private PackedBody(
       byte[] bytes,
@@ -42,12 +41,8 @@ final class PackedBody {
       int updates,
       int deletes,
       boolean ddl,
-      boolean truncate,
-      List<InTransaction> decoded,
-      long decodedBytes) {
+      boolean truncate) {
     this.bytes = bytes;
-    this.decoded = decoded;
-    this.decodedBytes = decodedBytes;
     this.length = length;
     this.commands = commands;
     this.inserts = inserts;
@@ -89,26 +84,18 @@ final class PackedBody {
     return length;
   }
 
-  /** About the heap the decoded commands DSI-S handed on take, until they are taken. */
-  long decodedBytes() {
-    return decodedBytes;
+  /** About the heap it takes: the array and this object. */
+  long heapBytes() {
+    return bytes.length + 64L;
   }
 
-  /**
-   * The commands DSI-S decoded, the first time (they are then dropped here); later, decoded afresh.
-   */
-  List<InTransaction> takeDecoded() {
-    List<InTransaction> d = decoded;
-    if (d != null) {
-      decoded = null;
-      return d;
+  /** {@code reader}, reset on the commands (to read them in place, once). */
+  PackedRowReader rows(PackedRowReader reader) {
+    try {
+      return reader.reset(bytes, 0, length);
+    } catch (PackedFormatException e) {
+      throw new IllegalStateException(e);
     }
-    return decode();
-  }
-
-  /** Drops the decoded commands DSI-S handed on, if not taken (the transaction is not compiled). */
-  void dropDecoded() {
-    decoded = null;
   }
 
   /**
@@ -158,14 +145,22 @@ final class PackedBody {
     private int deletes;
     private boolean ddl;
     private boolean truncate;
-    private List<InTransaction> decoded = new ArrayList<>();
-    private long decodedBytes;
 
     /**
-     * Adds {@code cmd}, read from the origin envelope {@code message} (which holds exactly its
-     * packed form after the envelope's header).
+     * Adds the row command of kind {@code kind} the origin envelope {@code message} holds (exactly
+     * its packed form after the envelope's header).
      */
-    void add(byte[] message, InTransaction cmd) {
+    void addRow(byte[] message, PackedRowReader.Kind kind) {
+      copy(message);
+      switch (kind) {
+        case INSERT -> inserts++;
+        case UPDATE -> updates++;
+        case DELETE -> deletes++;
+        default -> throw new IllegalArgumentException("not a row command: " + kind);
+      }
+    }
+
+    private void copy(byte[] message) {
       int n = message.length - OriginEnvelope.HEADER_SIZE;
       if (buf.length - length < n) {
         buf = Arrays.copyOf(buf, Math.max(length + n, buf.length * 2));
@@ -173,8 +168,14 @@ final class PackedBody {
       System.arraycopy(message, OriginEnvelope.HEADER_SIZE, buf, length, n);
       length += n;
       commands++;
-      decoded.add(cmd);
-      decodedBytes += DecodedBytes.of(cmd);
+    }
+
+    /**
+     * Adds {@code cmd}, read from the origin envelope {@code message} (which holds exactly its
+     * packed form after the envelope's header).
+     */
+    void add(byte[] message, InTransaction cmd) {
+      copy(message);
       if (cmd instanceof LtlCommand.Insert) {
         inserts++;
       } else if (cmd instanceof LtlCommand.Update) {
@@ -205,18 +206,7 @@ final class PackedBody {
         buf = new byte[INITIAL_BYTES];
       }
       PackedBody b =
-          new PackedBody(
-              out,
-              length,
-              commands,
-              inserts,
-              updates,
-              deletes,
-              ddl,
-              truncate,
-              decoded,
-              decodedBytes + 16L + 4L * commands);
-      decoded = new ArrayList<>();
+          new PackedBody(out, length, commands, inserts, updates, deletes, ddl, truncate);
       reset();
       return b;
     }
@@ -228,8 +218,6 @@ final class PackedBody {
       }
       length = 0;
       commands = 0;
-      decoded.clear();
-      decodedBytes = 0;
       inserts = 0;
       updates = 0;
       deletes = 0;

@@ -5,6 +5,7 @@ import io.openrs.ltl.LtlCommand.Begin;
 import io.openrs.ltl.LtlCommand.Commit;
 import io.openrs.ltl.LtlCommand.InTransaction;
 import io.openrs.ltl.Oqid;
+import io.openrs.ltl.packed.PackedRowReader;
 import io.openrs.queue.QueuePosition;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,28 +207,22 @@ final class SourceTransaction {
   }
 
   /**
-   * The commands between begin and commit, for the one executor that compiles them: a packed
-   * transaction hands the commands DSI-S decoded the first time and drops them (so they die young);
-   * otherwise as {@link #body()}.
+   * A packed transaction's commands to read in place: {@code reader} reset on them (see {@link
+   * #packed()}).
    */
-  List<InTransaction> takeBody() {
-    return packed != null ? packed.takeDecoded() : body();
-  }
-
-  /** Drops what {@link #takeBody()} would hand (a transaction not compiled). */
-  void dropDecoded() {
-    if (packed != null) {
-      packed.dropDecoded();
+  PackedRowReader rows(PackedRowReader reader) {
+    if (packed == null) {
+      throw new IllegalStateException(this + " is not held packed");
     }
+    return packed.rows(reader);
   }
 
   /**
-   * What it counts in the hand-off ({@code dsi_sqt_max_cache_size}): a packed transaction its
-   * packed bytes and the estimated heap of the decoded commands it carries to the executor;
-   * otherwise its queue bytes ({@link #bytes()}).
+   * What it counts in the hand-off ({@code dsi_sqt_max_cache_size}): a packed transaction the heap
+   * its packed bytes take; otherwise its queue bytes ({@link #bytes()}).
    */
   long handoffBytes() {
-    return packed != null ? packed.length() + packed.decodedBytes() : bytes;
+    return packed != null ? packed.heapBytes() : bytes;
   }
 
   /** True if its commands are held packed. */

@@ -8,6 +8,7 @@ import io.openrs.ltl.LtlCommand.Rollback;
 import io.openrs.ltl.packed.OriginEnvelope;
 import io.openrs.ltl.packed.PackedDecoder;
 import io.openrs.ltl.packed.PackedFormatException;
+import io.openrs.ltl.packed.PackedRowReader;
 import io.openrs.queue.QueueMessage;
 import io.openrs.queue.QueuePosition;
 import java.util.ArrayList;
@@ -30,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * and in commit order, so nothing read after it can be handed on before it.
  *
  * <p>Held runs keep their commands decoded, or with {@code packed} (HVAR) in their packed form
- * ({@link PackedBody}): every message is still decoded here, to find the run's boundaries and to
- * check it, but what is handed on is the packed bytes, so the decoded commands die at once.
- * Streaming and packing do not go together.
+ * ({@link PackedBody}): then row commands are read and checked in place ({@link PackedRowReader},
+ * which accepts what {@link PackedDecoder} accepts) and never decoded here, other commands are
+ * decoded to find the run's boundaries; what is handed on is the packed bytes. Streaming and
+ * packing do not go together.
  *
  * <p>Not thread-safe: owned by the DSI-S thread.
  */
@@ -64,6 +66,7 @@ final class TransactionAssembler {
   }
 
   private final PackedDecoder decoder = new PackedDecoder();
+  private final PackedRowReader rows = new PackedRowReader();
   private final Consumer<SourceTransaction> out;
   private final Events events;
   private final String name;
@@ -132,7 +135,25 @@ final class TransactionAssembler {
    */
   void accept(QueueMessage m) throws PackedFormatException {
     int from = OriginEnvelope.originOf(m.payload());
-    Optional<LtlCommand> decoded = OriginEnvelope.commandOf(m.payload(), decoder);
+    Optional<LtlCommand> decoded;
+    if (packed != null) {
+      byte[] p = m.payload();
+      rows.reset(p, OriginEnvelope.HEADER_SIZE, p.length - OriginEnvelope.HEADER_SIZE);
+      if (!rows.next()) {
+        throw new PackedFormatException(0, "expected exactly one command, found 0");
+      }
+      if (!rows.atEnd()) {
+        throw new PackedFormatException(
+            rows.commandLength(), "expected exactly one command, found more");
+      }
+      if (rows.kind() != PackedRowReader.Kind.OTHER) {
+        acceptRow(m, from, rows.kind());
+        return;
+      }
+      decoded = rows.command();
+    } else {
+      decoded = OriginEnvelope.commandOf(m.payload(), decoder);
+    }
     if (decoded.isEmpty()) {
       events.unknownCommand(m.position());
       return;
@@ -191,6 +212,22 @@ final class TransactionAssembler {
       out.accept(SourceTransaction.streamed(++seq, stream));
       body.clear();
     }
+  }
+
+  /** A row command read in place (packed runs only): as {@link #accept} adds one. */
+  private void acceptRow(QueueMessage m, int from, PackedRowReader.Kind kind) {
+    if (begin != null && from != origin) {
+      endOpenRun("a command of origin " + from + " arrived before its commit");
+    }
+    if (begin == null && (!incomplete || from != origin)) {
+      flushIncomplete();
+      incomplete = true;
+      origin = from;
+      startAt(m);
+    }
+    last = m.position();
+    bytes += m.payload().length;
+    packed.addRow(m.payload(), kind);
   }
 
   /**

@@ -2,7 +2,14 @@ package io.openrs.dsi.dialect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.openrs.ltl.Column;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.TranId;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedEncoder;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -38,6 +45,52 @@ class CopyTextEncoderTest {
           .as("row %s", List.of(row))
           .isEqualTo(sb.toString());
     }
+  }
+
+  @Test
+  void rowsReadInPlaceEncodeAsTheirValuesDo() throws Exception {
+    Random r = new Random(12);
+    PackedEncoder packer = new PackedEncoder();
+    PackedRowReader reader = new PackedRowReader();
+    for (int i = 0; i < 20_000; i++) {
+      Value[] row = new Value[4];
+      for (int k = 0; k < row.length; k++) {
+        row[k] = r.nextInt(3) == 0 ? decimal(r) : value(r);
+      }
+      // the image lists the columns in another order; the encoder takes the table's
+      List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3));
+      java.util.Collections.shuffle(order, r);
+      List<Column> image = new ArrayList<>();
+      int[] columns = new int[row.length];
+      for (int at = 0; at < order.size(); at++) {
+        image.add(new Column("c" + order.get(at), row[order.get(at)]));
+        columns[order.get(at)] = at;
+      }
+      byte[] packed =
+          packer.encode(
+              new LtlCommand.Insert(
+                  TranId.ofLong(1), Oqid.ofLong(i + 1, 8), new TableName("s", "t"), false, image));
+      reader.reset(packed, 0, packed.length).next();
+      CopyTextEncoder flat = new CopyTextEncoder(4);
+      flat.row(reader.after(), columns);
+      CopyTextEncoder values = new CopyTextEncoder(4);
+      values.row(row);
+      assertThat(new String(flat.array(), 0, flat.length(), StandardCharsets.UTF_8))
+          .as("row %s", List.of(row))
+          .isEqualTo(new String(values.array(), 0, values.length(), StandardCharsets.UTF_8));
+    }
+  }
+
+  /** Decimals around the edges of plain notation: scales -3 to 20, a few digits or many. */
+  private static Value decimal(Random r) {
+    long unscaled =
+        switch (r.nextInt(4)) {
+          case 0 -> 0;
+          case 1 -> r.nextInt(2000) - 1000;
+          case 2 -> r.nextLong();
+          default -> r.nextBoolean() ? Long.MAX_VALUE : Long.MIN_VALUE + r.nextInt(2);
+        };
+    return new Value.Decimal(BigDecimal.valueOf(unscaled, r.nextInt(24) - 3));
   }
 
   private static final String CHARS = "aZ09 \\\t\n\r'\"é表😀\u0001";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.openrs.dsi.CommandConversion;
 import io.openrs.dsi.dialect.ColumnMeta;
 import io.openrs.dsi.dialect.TableMeta;
+import io.openrs.ltl.ByteBuilder;
 import io.openrs.ltl.Column;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.LtlCommand.InTransaction;
@@ -12,6 +13,8 @@ import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.TranId;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedEncoder;
+import io.openrs.ltl.packed.PackedRowReader;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -285,43 +288,44 @@ class NetChangeDbTest {
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
   void randomSequencesApplyAsTheCommandsDo(long seed) throws SQLException {
-    for (Set<CommandConversion> conv :
-        List.of(
-            Set.<CommandConversion>of(),
-            EnumSet.of(CommandConversion.I2DI, CommandConversion.U2DI))) {
-      Random r = new Random(seed);
-      for (int round = 0; round < 30; round++) {
-        Map<Long, Value[]> before = new TreeMap<>();
-        for (long k = 1; k <= 8; k++) {
-          if (r.nextBoolean()) {
-            before.put(k, fullRow(r, k));
+    for (boolean packed : new boolean[] {false, true})
+      for (Set<CommandConversion> conv :
+          List.of(
+              Set.<CommandConversion>of(),
+              EnumSet.of(CommandConversion.I2DI, CommandConversion.U2DI))) {
+        Random r = new Random(seed);
+        for (int round = 0; round < 30; round++) {
+          Map<Long, Value[]> before = new TreeMap<>();
+          for (long k = 1; k <= 8; k++) {
+            if (r.nextBoolean()) {
+              before.put(k, fullRow(r, k));
+            }
           }
-        }
-        Map<List<Value>, Integer> nkBefore = new HashMap<>();
-        for (int i = 0; i < 4; i++) {
-          nkBefore.merge(nkRow(r), 1, Integer::sum);
-        }
-        Map<Long, Value[]> source = copy(before);
-        Map<List<Value>, Integer> nkSource = new HashMap<>(nkBefore);
-        NetChangeDb db = db(conv);
-        int txs = 1 + r.nextInt(5);
-        for (int t = 0; t < txs; t++) {
-          List<InTransaction> body = new ArrayList<>();
-          for (int c = 1 + r.nextInt(12); c > 0; c--) {
-            body.add(randomCommand(r, source, nkSource));
+          Map<List<Value>, Integer> nkBefore = new HashMap<>();
+          for (int i = 0; i < 4; i++) {
+            nkBefore.merge(nkRow(r), 1, Integer::sum);
           }
-          assertThat(db.add(body)).as("seed %d round %d", seed, round).isEmpty();
+          Map<Long, Value[]> source = copy(before);
+          Map<List<Value>, Integer> nkSource = new HashMap<>(nkBefore);
+          NetChangeDb db = db(conv);
+          int txs = 1 + r.nextInt(5);
+          for (int t = 0; t < txs; t++) {
+            List<InTransaction> body = new ArrayList<>();
+            for (int c = 1 + r.nextInt(12); c > 0; c--) {
+              body.add(randomCommand(r, source, nkSource));
+            }
+            assertThat(add(db, body, packed)).as("seed %d round %d", seed, round).isEmpty();
+          }
+          GroupPlan plan = db.seal();
+          Map<Long, Value[]> replica = copy(before);
+          Map<List<Value>, Integer> nkReplica = new HashMap<>(nkBefore);
+          applyPlan(plan, replica, nkReplica);
+          assertThat(render(replica))
+              .as("seed %d round %d conversions %s", seed, round, conv)
+              .isEqualTo(render(source));
+          assertThat(nkReplica).isEqualTo(nkSource);
         }
-        GroupPlan plan = db.seal();
-        Map<Long, Value[]> replica = copy(before);
-        Map<List<Value>, Integer> nkReplica = new HashMap<>(nkBefore);
-        applyPlan(plan, replica, nkReplica);
-        assertThat(render(replica))
-            .as("seed %d round %d conversions %s", seed, round, conv)
-            .isEqualTo(render(source));
-        assertThat(nkReplica).isEqualTo(nkSource);
       }
-    }
   }
 
   /** Holds the rows a group sends ahead, per transaction as the contract says. */
@@ -338,6 +342,15 @@ class NetChangeDbTest {
     public void row(TableMeta t, Value[] image) {
       assertThat(t.name()).isEqualTo(T);
       pending.add(image.clone());
+    }
+
+    @Override
+    public void row(TableMeta t, PackedRowReader.Image image, int[] columns) {
+      Value[] row = new Value[columns.length];
+      for (int p = 0; p < row.length; p++) {
+        row[p] = image.value(columns[p]);
+      }
+      row(t, row);
     }
 
     @Override
@@ -366,61 +379,83 @@ class NetChangeDbTest {
   @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
   void randomSequencesWithInsertsAheadApplyAsTheCommandsDo(long seed) throws SQLException {
     long sentAhead = 0;
-    for (Set<CommandConversion> conv :
-        List.of(Set.<CommandConversion>of(), EnumSet.of(CommandConversion.U2DI))) {
-      Random r = new Random(seed);
-      for (int round = 0; round < 30; round++) {
-        Map<Long, Value[]> before = new TreeMap<>();
-        for (long k = 1; k <= 8; k++) {
-          if (r.nextBoolean()) {
-            before.put(k, fullRow(r, k));
+    for (boolean packed : new boolean[] {false, true})
+      for (Set<CommandConversion> conv :
+          List.of(Set.<CommandConversion>of(), EnumSet.of(CommandConversion.U2DI))) {
+        Random r = new Random(seed);
+        for (int round = 0; round < 30; round++) {
+          Map<Long, Value[]> before = new TreeMap<>();
+          for (long k = 1; k <= 8; k++) {
+            if (r.nextBoolean()) {
+              before.put(k, fullRow(r, k));
+            }
           }
-        }
-        Map<List<Value>, Integer> nkBefore = new HashMap<>();
-        for (int i = 0; i < 4; i++) {
-          nkBefore.merge(nkRow(r), 1, Integer::sum);
-        }
-        Map<Long, Value[]> source = copy(before);
-        Map<List<Value>, Integer> nkSource = new HashMap<>(nkBefore);
-        AheadRecorder ahead = new AheadRecorder();
-        NetChangeDb db = new NetChangeDb(SOURCE, t -> t.equals(T) ? conv : Set.of(), ahead);
-        int txs = 1 + r.nextInt(6);
-        for (int t = 0; t < txs; t++) {
-          boolean refused = r.nextInt(4) == 0;
-          Map<Long, Value[]> on = refused ? copy(source) : source;
-          Map<List<Value>, Integer> nkOn = refused ? new HashMap<>(nkSource) : nkSource;
-          List<InTransaction> body = new ArrayList<>();
-          for (int c = 1 + r.nextInt(12); c > 0; c--) {
-            body.add(randomCommand(r, on, nkOn));
+          Map<List<Value>, Integer> nkBefore = new HashMap<>();
+          for (int i = 0; i < 4; i++) {
+            nkBefore.merge(nkRow(r), 1, Integer::sum);
           }
-          if (refused) {
-            body.add(new LtlCommand.Truncate(TRAN, next(), T));
-            assertThat(db.add(body)).isPresent();
-          } else {
-            assertThat(db.add(body)).as("seed %d round %d", seed, round).isEmpty();
+          Map<Long, Value[]> source = copy(before);
+          Map<List<Value>, Integer> nkSource = new HashMap<>(nkBefore);
+          AheadRecorder ahead = new AheadRecorder();
+          NetChangeDb db = new NetChangeDb(SOURCE, t -> t.equals(T) ? conv : Set.of(), ahead);
+          int txs = 1 + r.nextInt(6);
+          for (int t = 0; t < txs; t++) {
+            boolean refused = r.nextInt(4) == 0;
+            Map<Long, Value[]> on = refused ? copy(source) : source;
+            Map<List<Value>, Integer> nkOn = refused ? new HashMap<>(nkSource) : nkSource;
+            List<InTransaction> body = new ArrayList<>();
+            for (int c = 1 + r.nextInt(12); c > 0; c--) {
+              body.add(randomCommand(r, on, nkOn));
+            }
+            if (refused) {
+              body.add(new LtlCommand.Truncate(TRAN, next(), T));
+              assertThat(add(db, body, packed)).isPresent();
+            } else {
+              assertThat(add(db, body, packed)).as("seed %d round %d", seed, round).isEmpty();
+            }
+            assertThat(ahead.pending).isEmpty();
           }
-          assertThat(ahead.pending).isEmpty();
+          GroupPlan plan = db.seal();
+          Map<Long, Value[]> replica = copy(before);
+          for (Value[] row : ahead.sent) {
+            long k = ((Value.Int64) row[0]).value();
+            assertThat(replica)
+                .as("seed %d round %d: key %d sent ahead", seed, round, k)
+                .doesNotContainKey(k);
+            replica.put(k, row);
+          }
+          Map<List<Value>, Integer> nkReplica = new HashMap<>(nkBefore);
+          applyPlan(plan, replica, nkReplica);
+          assertThat(render(replica))
+              .as("seed %d round %d conversions %s", seed, round, conv)
+              .isEqualTo(render(source));
+          assertThat(nkReplica).isEqualTo(nkSource);
+          assertThat(plan.insertedAhead()).isEqualTo(ahead.sent.size());
+          sentAhead += ahead.sent.size();
         }
-        GroupPlan plan = db.seal();
-        Map<Long, Value[]> replica = copy(before);
-        for (Value[] row : ahead.sent) {
-          long k = ((Value.Int64) row[0]).value();
-          assertThat(replica)
-              .as("seed %d round %d: key %d sent ahead", seed, round, k)
-              .doesNotContainKey(k);
-          replica.put(k, row);
-        }
-        Map<List<Value>, Integer> nkReplica = new HashMap<>(nkBefore);
-        applyPlan(plan, replica, nkReplica);
-        assertThat(render(replica))
-            .as("seed %d round %d conversions %s", seed, round, conv)
-            .isEqualTo(render(source));
-        assertThat(nkReplica).isEqualTo(nkSource);
-        assertThat(plan.insertedAhead()).isEqualTo(ahead.sent.size());
-        sentAhead += ahead.sent.size();
       }
-    }
     assertThat(sentAhead).as("rows sent ahead").isPositive();
+  }
+
+  private final PackedEncoder encoder = new PackedEncoder();
+  private final PackedRowReader reader = new PackedRowReader();
+
+  /**
+   * Adds {@code body} as it is, or ({@code packed}) packed and read in place, as HVAR's executor
+   * adds a held transaction.
+   */
+  private Optional<String> add(NetChangeDb db, List<InTransaction> body, boolean packed)
+      throws SQLException {
+    if (!packed) {
+      return db.add(body);
+    }
+    ByteBuilder out = new ByteBuilder(256);
+    body.forEach(c -> encoder.encode(c, out));
+    try {
+      return db.add(reader.reset(out.toByteArray(), 0, out.size()), body.size());
+    } catch (io.openrs.ltl.packed.PackedFormatException e) {
+      throw new AssertionError(e);
+    }
   }
 
   private static Value[] fullRow(Random r, long k) {
