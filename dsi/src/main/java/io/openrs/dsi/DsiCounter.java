@@ -170,8 +170,8 @@ public enum DsiCounter {
       false,
       "Bytes of read transactions waiting for a DSIEXEC thread, the buffered commands of a"
           + " streamed large transaction included (bounded by dsi_sqt_max_cache_size); with"
-          + " HVAR the heap they take: their packed commands and an estimate of the decoded"
-          + " ones."),
+          + " HVAR their packed commands, which is what they hold on the heap (HVAR hands on"
+          + " transactions packed and compiles them in place)."),
 
   HVAR_CMDS_COMPILED(
       "HVARCmdsCompiled",
