@@ -171,15 +171,7 @@ final class TransactionAssembler {
       startAt(m);
       return;
     }
-    if (begin != null && from != origin) {
-      endOpenRun("a command of origin " + from + " arrived before its commit");
-    }
-    if (begin == null && (!incomplete || from != origin)) {
-      flushIncomplete();
-      incomplete = true;
-      origin = from;
-      startAt(m);
-    }
+    joinRun(m, from);
     if (cmd instanceof Rollback) {
       if (begin != null) {
         dropRun("it was rolled back");
@@ -214,8 +206,12 @@ final class TransactionAssembler {
     }
   }
 
-  /** A row command read in place (packed runs only): as {@link #accept} adds one. */
-  private void acceptRow(QueueMessage m, int from, PackedRowReader.Kind kind) {
+  /**
+   * Makes the command at {@code m} of origin {@code from} part of the current run: an open run of
+   * another origin ends (its commit never came), and a command outside any begin starts or
+   * continues an incomplete run of its origin (handed on as incomplete, which the DSI refuses).
+   */
+  private void joinRun(QueueMessage m, int from) {
     if (begin != null && from != origin) {
       endOpenRun("a command of origin " + from + " arrived before its commit");
     }
@@ -225,6 +221,11 @@ final class TransactionAssembler {
       origin = from;
       startAt(m);
     }
+  }
+
+  /** A row command read in place (packed runs only): as {@link #accept} adds one. */
+  private void acceptRow(QueueMessage m, int from, PackedRowReader.Kind kind) {
+    joinRun(m, from);
     last = m.position();
     bytes += m.payload().length;
     packed.addRow(m.payload(), kind);

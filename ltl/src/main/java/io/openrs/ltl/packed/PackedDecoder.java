@@ -35,17 +35,12 @@ import java.util.function.Consumer;
  * against the bytes that remain before anything is allocated, and every failure is a {@link
  * PackedFormatException} naming the offset. Not thread-safe; each thread owns one decoder.
  */
-public final class PackedDecoder {
+public final class PackedDecoder extends PackedInput {
   private final CharsetDecoder utf8 =
       StandardCharsets.UTF_8
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT);
-
-  private byte[] buf;
-  private int pos;
-  private int end;
-  private int base;
 
   /**
    * Decodes one packed command filling all of {@code message}.
@@ -220,59 +215,7 @@ public final class PackedDecoder {
     };
   }
 
-  // ---- primitives
-
-  private PackedFormatException error(int at, String problem) {
-    return new PackedFormatException(at - base, problem);
-  }
-
-  private void need(int n, String what) throws PackedFormatException {
-    if (end - pos < n) {
-      throw error(pos, what + " needs " + n + " bytes, " + (end - pos) + " left");
-    }
-  }
-
-  private int u8() throws PackedFormatException {
-    need(1, "a byte");
-    return buf[pos++] & 0xff;
-  }
-
-  private int flags() throws PackedFormatException {
-    int at = pos;
-    int f = u8();
-    if ((f & ~FLAG_PRESENT) != 0) {
-      throw error(at, "unknown flag bits 0x" + Integer.toHexString(f));
-    }
-    return f;
-  }
-
-  /**
-   * An unsigned LEB128 value of up to 64 bits; callers that use it as a length or count treat a
-   * negative result (a value of 2^63 or more) as out of range.
-   */
-  private long varLong() throws PackedFormatException {
-    int at = pos;
-    long v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos >= end) {
-        throw error(at, "a varint cut short");
-      }
-      byte b = buf[pos++];
-      if (shift == 63 && (b & 0xfe) != 0) {
-        throw error(at, "a varint longer than 64 bits");
-      }
-      v |= (long) (b & 0x7f) << shift;
-      if (b >= 0) {
-        return v;
-      }
-    }
-    throw error(at, "a varint longer than 64 bits");
-  }
-
-  private long zigZag() throws PackedFormatException {
-    long v = varLong();
-    return (v >>> 1) ^ -(v & 1);
-  }
+  // ---- primitives of its own (the shared ones are in PackedInput)
 
   private int smallInt(String what) throws PackedFormatException {
     int at = pos;
@@ -281,16 +224,6 @@ public final class PackedDecoder {
       throw error(at, what + " " + v + " out of range");
     }
     return (int) v;
-  }
-
-  /** A count of items each at least {@code minBytesEach} long, bounded by the bytes left. */
-  private int count(int minBytesEach) throws PackedFormatException {
-    int at = pos;
-    long n = varLong();
-    if (n < 0 || n > (end - pos) / minBytesEach) {
-      throw error(at, "count " + n + " cannot fit in the " + (end - pos) + " bytes left");
-    }
-    return (int) n;
   }
 
   private byte[] bytes(int max, String what) throws PackedFormatException {
@@ -421,15 +354,6 @@ public final class PackedDecoder {
       case TAG_JSON -> new Value.Json(string());
       default -> throw error(at, "unknown value tag " + tag);
     };
-  }
-
-  private long ranged(long min, long max) throws PackedFormatException {
-    int at = pos;
-    long v = zigZag();
-    if (v < min || v > max) {
-      throw error(at, "value " + v + " outside " + min + ".." + max);
-    }
-    return v;
   }
 
   private LocalTime microsOfDay() throws PackedFormatException {

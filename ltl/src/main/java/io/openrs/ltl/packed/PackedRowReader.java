@@ -42,7 +42,7 @@ import java.util.UUID;
  *
  * <p>Not thread-safe; each thread owns one reader.
  */
-public final class PackedRowReader {
+public final class PackedRowReader extends PackedInput {
 
   /** What the current command is. */
   public enum Kind {
@@ -97,11 +97,7 @@ public final class PackedRowReader {
   private final Image before = new Image(this);
   private final Image after = new Image(this);
 
-  private byte[] buf;
-  private int base;
   private int limit;
-  private int pos;
-  private int end;
 
   private int commandStart;
   private int commandEnd;
@@ -594,73 +590,7 @@ public final class PackedRowReader {
     return micros;
   }
 
-  // ---- primitives (as PackedDecoder's) ---------------------------------------------------------
-
-  private PackedFormatException error(int at, String problem) {
-    return new PackedFormatException(at - base, problem);
-  }
-
-  private void need(int n, String what) throws PackedFormatException {
-    if (end - pos < n) {
-      throw error(pos, what + " needs " + n + " bytes, " + (end - pos) + " left");
-    }
-  }
-
-  private int u8() throws PackedFormatException {
-    need(1, "a byte");
-    return buf[pos++] & 0xff;
-  }
-
-  private int flags() throws PackedFormatException {
-    int at = pos;
-    int f = u8();
-    if ((f & ~FLAG_PRESENT) != 0) {
-      throw error(at, "unknown flag bits 0x" + Integer.toHexString(f));
-    }
-    return f;
-  }
-
-  private long varLong() throws PackedFormatException {
-    int at = pos;
-    long v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos >= end) {
-        throw error(at, "a varint cut short");
-      }
-      byte b = buf[pos++];
-      if (shift == 63 && (b & 0xfe) != 0) {
-        throw error(at, "a varint longer than 64 bits");
-      }
-      v |= (long) (b & 0x7f) << shift;
-      if (b >= 0) {
-        return v;
-      }
-    }
-    throw error(at, "a varint longer than 64 bits");
-  }
-
-  private long zigZag() throws PackedFormatException {
-    long v = varLong();
-    return (v >>> 1) ^ -(v & 1);
-  }
-
-  private long ranged(long min, long max) throws PackedFormatException {
-    int at = pos;
-    long v = zigZag();
-    if (v < min || v > max) {
-      throw error(at, "value " + v + " outside " + min + ".." + max);
-    }
-    return v;
-  }
-
-  private int count(int minBytesEach) throws PackedFormatException {
-    int at = pos;
-    long n = varLong();
-    if (n < 0 || n > (end - pos) / minBytesEach) {
-      throw error(at, "count " + n + " cannot fit in the " + (end - pos) + " bytes left");
-    }
-    return (int) n;
-  }
+  // ---- primitives of its own (the shared ones are in PackedInput) -------------------------------
 
   /** Skips a length-prefixed byte string; returns its length (it ends at {@code pos}). */
   private int slice(String what) throws PackedFormatException {
