@@ -81,27 +81,8 @@ public final class PackedDecoder extends PackedInput {
     int limit = offset + length;
     int skipped = 0;
     while (pos < limit) {
-      this.end = limit;
-      int version = u8();
-      if (version < MIN_READ_VERSION || version > MAX_READ_VERSION) {
-        throw error(
-            pos - 1,
-            "unsupported packed version "
-                + version
-                + " (this reader reads "
-                + MIN_READ_VERSION
-                + ".."
-                + MAX_READ_VERSION
-                + ")");
-      }
-      int kind = u8();
-      long bodyLength = varLong();
-      if (bodyLength < 0 || bodyLength > MAX_BODY_BYTES || bodyLength > limit - pos) {
-        throw error(
-            pos, "body length " + bodyLength + " exceeds the " + (limit - pos) + " bytes left");
-      }
-      int bodyEnd = pos + (int) bodyLength;
-      this.end = bodyEnd;
+      int kind = commandHeader(limit);
+      int bodyEnd = end;
       LtlCommand command = body(kind);
       if (command == null) {
         skipped++;

@@ -1,12 +1,16 @@
 package io.openrs.ltl.packed;
 
 import static io.openrs.ltl.packed.PackedFormat.FLAG_PRESENT;
+import static io.openrs.ltl.packed.PackedFormat.MAX_BODY_BYTES;
+import static io.openrs.ltl.packed.PackedFormat.MAX_READ_VERSION;
+import static io.openrs.ltl.packed.PackedFormat.MIN_READ_VERSION;
 
 /**
  * The primitive reads of the packed form ({@link PackedFormat}) that {@link PackedDecoder} and
  * {@link PackedRowReader} share: bytes, flags, LEB128 varints, zigzag and ranged integers, counts
- * bounded by the bytes left. Every read checks what is left before it takes it and fails with the
- * offset of the bad item, counted from the start of the reader's range ({@code base}).
+ * bounded by the bytes left, and a command's header. Every read checks what is left before it takes
+ * it and fails with the offset of the bad item, counted from the start of the reader's range
+ * ({@code base}).
  *
  * <p>Not thread-safe: owned by the thread of the reader that extends it.
  */
@@ -92,5 +96,33 @@ abstract class PackedInput {
       throw error(at, "count " + n + " cannot fit in the " + (end - pos) + " bytes left");
     }
     return (int) n;
+  }
+
+  /**
+   * Reads the header of the command at {@code pos} (version, kind, body length), which must end by
+   * {@code limit}: returns the kind, and leaves {@code end} at the end of the command's body.
+   */
+  final int commandHeader(int limit) throws PackedFormatException {
+    end = limit;
+    int version = u8();
+    if (version < MIN_READ_VERSION || version > MAX_READ_VERSION) {
+      throw error(
+          pos - 1,
+          "unsupported packed version "
+              + version
+              + " (this reader reads "
+              + MIN_READ_VERSION
+              + ".."
+              + MAX_READ_VERSION
+              + ")");
+    }
+    int kind = u8();
+    long bodyLength = varLong();
+    if (bodyLength < 0 || bodyLength > MAX_BODY_BYTES || bodyLength > limit - pos) {
+      throw error(
+          pos, "body length " + bodyLength + " exceeds the " + (limit - pos) + " bytes left");
+    }
+    end = pos + (int) bodyLength;
+    return kind;
   }
 }

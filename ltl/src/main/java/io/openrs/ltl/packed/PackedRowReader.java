@@ -142,27 +142,8 @@ public final class PackedRowReader extends PackedInput {
       return false;
     }
     commandStart = pos;
-    end = limit;
-    int version = u8();
-    if (version < MIN_READ_VERSION || version > MAX_READ_VERSION) {
-      throw error(
-          pos - 1,
-          "unsupported packed version "
-              + version
-              + " (this reader reads "
-              + MIN_READ_VERSION
-              + ".."
-              + MAX_READ_VERSION
-              + ")");
-    }
-    int k = u8();
-    long bodyLength = varLong();
-    if (bodyLength < 0 || bodyLength > MAX_BODY_BYTES || bodyLength > limit - pos) {
-      throw error(
-          pos, "body length " + bodyLength + " exceeds the " + (limit - pos) + " bytes left");
-    }
-    int bodyEnd = pos + (int) bodyLength;
-    end = bodyEnd;
+    int k = commandHeader(limit);
+    int bodyEnd = end;
     commandEnd = bodyEnd;
     switch (k) {
       case KIND_INSERT -> {
