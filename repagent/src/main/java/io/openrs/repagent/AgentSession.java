@@ -300,7 +300,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
 
   @Override
   public Map<ByteBuffer, ByteBuffer> initialOffsets() {
-    return dialect.restartOffsets(resume.offsets());
+    return dialect.restartOffsets(resume.offsets(), startPoint);
   }
 
   /**

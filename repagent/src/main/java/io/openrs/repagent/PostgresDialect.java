@@ -327,25 +327,38 @@ final class PostgresDialect implements SourceDialect {
   }
 
   @Override
-  public Map<ByteBuffer, ByteBuffer> restartOffsets(Map<ByteBuffer, ByteBuffer> stored) {
+  public Map<ByteBuffer, ByteBuffer> restartOffsets(
+      Map<ByteBuffer, ByteBuffer> stored, Optional<io.openrs.ltl.Oqid> serverPoint) {
     OptionalLong resume = PostgresResumeOffsets.lastCommit(stored);
     if (resume.isPresent()) {
-      requireWalFrom(resume.getAsLong());
+      long held = serverPoint.map(PostgresDialect::commitEnd).orElse(resume.getAsLong());
+      requireChangesAfter(resume.getAsLong(), Math.max(held, resume.getAsLong()));
     }
     return PostgresResumeOffsets.safeToRestart(stored);
+  }
+
+  /** The commit end LSN an OQID of this source starts with. */
+  static long commitEnd(io.openrs.ltl.Oqid oqid) {
+    return ByteBuffer.wrap(oqid.toBytes()).getLong();
   }
 
   /**
    * The check Debezium's own would make ({@code internal.log.position.check.enable}, turned off: it
    * compares the slot's {@code restart_lsn} with {@code lsn_proc}, which {@link
    * PostgresResumeOffsets} moves one byte before the commit end, below a slot that moved exactly to
-   * that commit on an idle primary): the WAL from the resume position on must still be there.
+   * that commit on an idle primary), made against what the server holds: the slot must still
+   * deliver every transaction committed after {@code heldCommitEnd}, the end of the last commit the
+   * server holds durably, i.e. its {@code confirmed_flush_lsn} must not be past it. The slot may be
+   * past {@code resumeCommitEnd}, the resume blob's position (the server saves a blob only after
+   * the data it covers, and a server stopped between the two keeps the older blob): PostgreSQL then
+   * streams from the slot's confirmed position, and every transaction it skips is at the server.
    */
-  private void requireWalFrom(long commitEnd) {
+  private void requireChangesAfter(long resumeCommitEnd, long heldCommitEnd) {
     try (Connection c = connect();
         PreparedStatement ps =
             c.prepareStatement(
                 "SELECT (restart_lsn - '0/0'::pg_lsn)::bigint,"
+                    + " (confirmed_flush_lsn - '0/0'::pg_lsn)::bigint,"
                     + " (pg_current_wal_lsn() - restart_lsn)::bigint FROM pg_replication_slots"
                     + " WHERE slot_name = ?")) {
       ps.setString(1, source.slotName());
@@ -354,6 +367,7 @@ final class PostgresDialect implements SourceDialect {
           return; // no slot yet: created at start, from the current end of the log
         }
         long restart = rs.getLong(1);
+        long confirmed = rs.getObject(2) == null ? restart : rs.getLong(2);
         // The walsender decodes every database's WAL from restart_lsn on before this database's
         // first change: after a long stop on a busy cluster that is minutes of silence.
         LOG.info(
@@ -361,23 +375,35 @@ final class PostgresDialect implements SourceDialect {
                 + " slot {}'s restart_lsn {} on, {} MiB up to its current end, before the first"
                 + " change arrives",
             settings.agentName(),
-            lsnText(commitEnd),
+            lsnText(resumeCommitEnd),
             source.slotName(),
             lsnText(restart),
-            rs.getLong(2) >> 20);
-        if (restart > commitEnd) {
+            rs.getLong(3) >> 20);
+        if (confirmed > heldCommitEnd) {
           throw new AgentException(
               AgentException.Code.RESUME_POSITION_MISSING,
               "replication slot "
                   + source.slotName()
-                  + " keeps the log only from "
-                  + lsnText(restart)
-                  + ", but the agent resumes at "
-                  + lsnText(commitEnd)
-                  + " (the end of the last transaction the server holds): the changes in between"
-                  + " are gone from the primary (the slot was dropped and created again, or"
-                  + " advanced by something other than this agent). Rematerialize the replicates,"
-                  + " then start the agent once with snapshot = on");
+                  + " was confirmed up to "
+                  + lsnText(confirmed)
+                  + ", past "
+                  + lsnText(heldCommitEnd)
+                  + " (the end of the last transaction the server holds): the changes committed"
+                  + " in between are gone from the primary (the slot was dropped and created"
+                  + " again, or advanced by something other than this agent). Rematerialize the"
+                  + " replicates, then start the agent once with snapshot = on");
+        }
+        if (confirmed > resumeCommitEnd) {
+          LOG.info(
+              "agent {}: slot {} is confirmed up to {}, past the saved resume position {} but not"
+                  + " past the last commit the server holds ({}): the primary streams from {} and"
+                  + " every transaction before it is at the server",
+              settings.agentName(),
+              source.slotName(),
+              lsnText(confirmed),
+              lsnText(resumeCommitEnd),
+              lsnText(heldCommitEnd),
+              lsnText(confirmed));
         }
       }
     } catch (SQLException e) {
@@ -399,7 +425,8 @@ final class PostgresDialect implements SourceDialect {
     p.setProperty("slot.drop.on.stop", "false");
     p.setProperty("publication.name", source.publicationName());
     p.setProperty("lsn.flush.mode", "connector");
-    // The agent checks the resume position against the slot itself (requireWalFrom): Debezium's
+    // The agent checks the resume position against the slot itself (requireChangesAfter):
+    // Debezium's
     // check would refuse the safe offset PostgresResumeOffsets writes when the slot sits exactly
     // at the last commit (an idle primary), and the agent would fail at every restart.
     p.setProperty("internal.log.position.check.enable", "false");

@@ -2,6 +2,7 @@ package io.openrs.repagent;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -37,9 +38,12 @@ interface SourceDialect {
   /**
    * The stored offsets as the connector should read them at start: by default unchanged; a dialect
    * whose connector could resume inside a transaction from them makes them safe ({@link
-   * PostgresResumeOffsets}).
+   * PostgresResumeOffsets}). A dialect whose primary keeps a position for the agent checks here
+   * that it does not lie past {@code serverPoint}, the truncation point the server handed over (the
+   * last command it holds durably): past it, changes the server never received are gone.
    */
-  default Map<ByteBuffer, ByteBuffer> restartOffsets(Map<ByteBuffer, ByteBuffer> stored) {
+  default Map<ByteBuffer, ByteBuffer> restartOffsets(
+      Map<ByteBuffer, ByteBuffer> stored, Optional<io.openrs.ltl.Oqid> serverPoint) {
     return stored;
   }
 
