@@ -302,16 +302,29 @@ public interface Dialect {
    * Opens a bulk load into {@code target} (a quoted replicate table) of {@code columns} that takes
    * rows as they come, inside the current transaction; empty where the dialect has none (its loads
    * take all rows at once: {@link #loadRows}). Only with {@link #directLoad}: a failing row fails
-   * the transaction, never skipped.
+   * the transaction, never skipped. {@code rows} is the encoder the bytes come from (its format).
    */
   default java.util.Optional<RowStream> openRowStream(
-      Connection c, String target, List<String> columns) throws SQLException {
+      Connection c, String target, List<String> columns, RowStream.Encoder rows)
+      throws SQLException {
     return java.util.Optional.empty();
   }
 
-  /** An encoder of rows for {@link #openRowStream}; empty where the dialect has none. */
+  /**
+   * An encoder of rows for {@link #openRowStream} that takes any column's values (PostgreSQL: the
+   * text format); empty where the dialect has none.
+   */
   default java.util.Optional<RowStream.Encoder> rowEncoder(int capacity) {
     return java.util.Optional.empty();
+  }
+
+  /**
+   * The fastest encoder of {@code t}'s rows for {@link #openRowStream} (PostgreSQL: the binary
+   * format when it knows every column's type); it may refuse a value ({@link
+   * RowStream.Unencodable}), where {@link #rowEncoder(int)}'s would not.
+   */
+  default java.util.Optional<RowStream.Encoder> rowEncoder(TableMeta t, int capacity) {
+    return rowEncoder(capacity);
   }
 
   /** True if {@code e} says the server refuses the streaming load interface (not the data). */

@@ -27,10 +27,22 @@ import org.postgresql.core.BaseConnection;
 
 /**
  * PostgreSQL (tested with 15): double-quoted identifiers, {@code ON CONFLICT} upserts, {@code COPY
- * ... FROM STDIN} (text format) for the bulk path, {@code session_replication_role} for {@code
+ * ... FROM STDIN} (text format; binary for HVAR's inserts ahead when every column's type is known,
+ * {@link CopyBinaryEncoder}) for the bulk path, {@code session_replication_role} for {@code
  * dsi_keep_triggers off}, SQLSTATE-based error classes.
  */
 public final class PostgresDialect implements Dialect {
+
+  /**
+   * A binary COPY stream's header: the signature {@code PGCOPY\n\377\r\n\0}, int32 flags 0, int32
+   * header extension length 0. The rows follow ({@link CopyBinaryEncoder}), then the trailer.
+   */
+  private static final byte[] BINARY_COPY_HEADER = {
+    'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0, 0, 0, 0, 0, 0, 0, 0, 0
+  };
+
+  /** A binary COPY stream's trailer: int16 field count -1. */
+  private static final byte[] BINARY_COPY_TRAILER = {(byte) 0xFF, (byte) 0xFF};
 
   /** Column types bound as character data; everything else takes text as an untyped literal. */
   private static final Set<String> TEXT_TYPES =
@@ -688,12 +700,17 @@ public final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public Optional<RowStream> openRowStream(Connection c, String target, List<String> columns)
+  public Optional<RowStream> openRowStream(
+      Connection c, String target, List<String> columns, RowStream.Encoder rows)
       throws SQLException {
+    boolean binary = rows instanceof CopyBinaryEncoder;
     StringBuilder sql = new StringBuilder("COPY ").append(target).append(" (");
     appendList(sql, columns, ", ", "");
-    sql.append(") FROM STDIN");
+    sql.append(binary ? ") FROM STDIN WITH (FORMAT binary)" : ") FROM STDIN");
     CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql.toString());
+    if (binary) {
+      copy.writeToCopy(BINARY_COPY_HEADER, 0, BINARY_COPY_HEADER.length);
+    }
     return Optional.of(
         new RowStream() {
           @Override
@@ -703,6 +720,9 @@ public final class PostgresDialect implements Dialect {
 
           @Override
           public long end() throws SQLException {
+            if (binary) {
+              copy.writeToCopy(BINARY_COPY_TRAILER, 0, BINARY_COPY_TRAILER.length);
+            }
             return copy.endCopy();
           }
 
@@ -722,6 +742,14 @@ public final class PostgresDialect implements Dialect {
   @Override
   public Optional<RowStream.Encoder> rowEncoder(int capacity) {
     return Optional.of(new CopyTextEncoder(capacity));
+  }
+
+  @Override
+  public Optional<RowStream.Encoder> rowEncoder(TableMeta t, int capacity) {
+    return Optional.of(
+        CopyBinaryEncoder.supports(t)
+            ? new CopyBinaryEncoder(t.columns(), capacity)
+            : new CopyTextEncoder(capacity));
   }
 
   @Override

@@ -21,6 +21,18 @@ public interface RowStream {
   /** Abandons the load if it is still open (best effort; the transaction must be rolled back). */
   void cancel();
 
+  /**
+   * A value an {@link Encoder} does not write in its format for its column (a binary encoder meets
+   * a value of another kind than the column's type); the row was not written.
+   */
+  final class Unencodable extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public Unencodable(String message) {
+      super(message);
+    }
+  }
+
   /** Rows encoded into a growing byte buffer, in the format {@link #write} takes. */
   interface Encoder {
     /** Appends one row: every column of the table, in the column list's order. */

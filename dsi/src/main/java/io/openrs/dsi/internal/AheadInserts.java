@@ -19,10 +19,11 @@ import java.util.function.ToIntFunction;
 /**
  * One HVAR group's inserts that go ahead ({@link InsertStream}): encoded as the compiler meets
  * them, sent to the replicate table through the dialect's streaming bulk load ({@link RowStream},
- * PostgreSQL {@code COPY}) on the DSIEXEC session while the group is still compiling, so the
- * replicate loads one part of the group while the next is compiled. The rows of a transaction go
- * once it is added to the group whole; nothing is committed until the group is: {@link #finish}
- * completes the load inside the group's replicate transaction, before the rest of the group.
+ * PostgreSQL {@code COPY}, binary where the dialect knows every column's type) on the DSIEXEC
+ * session while the group is still compiling, so the replicate loads one part of the group while
+ * the next is compiled. The rows of a transaction go once it is added to the group whole; nothing
+ * is committed until the group is: {@link #finish} completes the load inside the group's replicate
+ * transaction, before the rest of the group.
  *
  * <p>Every row encoded stays in one buffer per table until the group is done: when the group's
  * transaction has to be run again (a lost connection, the session reconnected), {@link #finish}
@@ -32,6 +33,8 @@ import java.util.function.ToIntFunction;
  * <p>Not thread-safe: used by the thread that compiles and applies the group.
  */
 final class AheadInserts implements InsertStream {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AheadInserts.class);
 
   /** The session the rows go to while compiling. */
   interface Session {
@@ -67,6 +70,7 @@ final class AheadInserts implements InsertStream {
   private final Parents parents;
   private final int chunk;
   private final ToIntFunction<TableName> expectedBytes;
+  private final java.util.Set<TableName> textLoads;
   private final Map<TableName, Table> tables = new LinkedHashMap<>();
   private final List<Table> touched = new ArrayList<>();
   private Table last;
@@ -86,24 +90,29 @@ final class AheadInserts implements InsertStream {
    * @param chunk about how many bytes one write carries ({@code dsi_cmd_batch_size})
    */
   AheadInserts(Dialect dialect, Session session, Parents parents, int chunk) {
-    this(dialect, session, parents, chunk, t -> 0);
+    this(dialect, session, parents, chunk, t -> 0, new java.util.HashSet<>());
   }
 
   /**
    * @param expectedBytes about how many encoded bytes a table's rows will take (the last group's):
    *     its buffer starts that large instead of growing there by copies
+   * @param textLoads tables loaded in the encoding that takes any value (PostgreSQL's text COPY)
+   *     instead of the dialect's fastest (binary COPY): those where the fastest met a value it does
+   *     not write. Kept by the caller across groups; this object adds to it.
    */
   AheadInserts(
       Dialect dialect,
       Session session,
       Parents parents,
       int chunk,
-      ToIntFunction<TableName> expectedBytes) {
+      ToIntFunction<TableName> expectedBytes,
+      java.util.Set<TableName> textLoads) {
     this.dialect = dialect;
     this.session = session;
     this.parents = parents;
     this.chunk = Math.max(8192, chunk);
     this.expectedBytes = expectedBytes;
+    this.textLoads = textLoads;
   }
 
   /** True if {@code dialect} can stream inserts while a group compiles. */
@@ -119,15 +128,42 @@ final class AheadInserts implements InsertStream {
   @Override
   public void row(TableMeta t, Value[] image) {
     Table table = table(t);
-    table.rows.row(image);
-    table.encodedRows++;
+    try {
+      table.rows.row(image);
+    } catch (RowStream.Unencodable e) {
+      unencodable(table, e);
+    }
+    table.encodedRows++; // also a refused row: the compiler took its key as inserted ahead
   }
 
   @Override
   public void row(TableMeta t, PackedRowReader.Image image, int[] columns) {
     Table table = table(t);
-    table.rows.row(image, columns);
-    table.encodedRows++;
+    try {
+      table.rows.row(image, columns);
+    } catch (RowStream.Unencodable e) {
+      unencodable(table, e);
+    }
+    table.encodedRows++; // also a refused row: the compiler took its key as inserted ahead
+  }
+
+  /**
+   * The table's encoder refused a value: the group fails (its rows already encoded, perhaps sent,
+   * are in that encoding), is applied again in continuous mode, and the table's later groups load
+   * it in the encoding that takes any value.
+   */
+  private void unencodable(Table table, RowStream.Unencodable e) {
+    TableName name = table.meta.name();
+    if (textLoads.add(name)) {
+      LOG.info(
+          "HVAR: {} is loaded as text from now on ({}); this group is applied again in"
+              + " continuous mode",
+          name,
+          e.getMessage());
+    }
+    if (failed == null) {
+      fail(table, new SQLException("HVAR bulk load of " + name + ": " + e.getMessage(), e));
+    }
   }
 
   private Table table(TableMeta t) {
@@ -137,7 +173,11 @@ final class AheadInserts implements InsertStream {
       if (table == null) {
         int expected = expectedBytes.applyAsInt(t.name());
         int capacity = (int) Math.min(1 << 30, Math.max(chunk * 2L, expected + expected / 8L));
-        table = new Table(t, dialect.rowEncoder(capacity).orElseThrow());
+        RowStream.Encoder rows =
+            textLoads.contains(t.name())
+                ? dialect.rowEncoder(capacity).orElseThrow()
+                : dialect.rowEncoder(t, capacity).orElseThrow();
+        table = new Table(t, rows);
         tables.put(t.name(), table);
       }
       last = table;
@@ -190,6 +230,14 @@ final class AheadInserts implements InsertStream {
       b += t.rows.array().length;
     }
     return b;
+  }
+
+  /**
+   * True if a row could not be encoded or sent: {@link #finish} fails, and the group with it (the
+   * compiler counted the row's key as inserted ahead).
+   */
+  boolean failed() {
+    return failed != null;
   }
 
   /** Rows that went ahead (whole transactions). */
@@ -279,7 +327,7 @@ final class AheadInserts implements InsertStream {
       endLoad();
       load =
           dialect
-              .openRowStream(c, dialect.qualified(t.meta.name()), t.columns)
+              .openRowStream(c, dialect.qualified(t.meta.name()), t.columns, t.rows)
               .orElseThrow(() -> new IllegalStateException("no streaming load"));
       loading = t;
       loadingOn = c;

@@ -58,6 +58,9 @@ final class HvarExecutor extends DsiThread {
   // per table, the bytes the last group's inserts ahead took encoded
   private final java.util.Map<TableName, Integer> lastAheadBytes = new java.util.HashMap<>();
 
+  /** Tables whose inserts go ahead as text: the binary encoding met a value it does not write. */
+  private final java.util.Set<TableName> textLoads = new java.util.HashSet<>();
+
   /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
   static List<DsiThread> threads(RunContext ctx) {
     HvarTables tables = new HvarTables(ctx);
@@ -189,7 +192,8 @@ final class HvarExecutor extends DsiThread {
                 session::connection,
                 t -> tables.parents(c, t),
                 ctx.settings.cmdBatchSizeBytes(),
-                t -> lastAheadBytes.getOrDefault(t, 0));
+                t -> lastAheadBytes.getOrDefault(t, 0),
+                textLoads);
       }
       open = new NetChangeDb(tables.source(c), this::conversions, openAhead, this::expectedRows);
     }
@@ -277,7 +281,8 @@ final class HvarExecutor extends DsiThread {
             ignored,
             plan,
             order,
-            ahead != null && ahead.rows() > 0 ? ahead : null));
+            // a failed load holds rows the plan left out (it fails the group's apply): never null
+            ahead != null && (ahead.rows() > 0 || ahead.failed()) ? ahead : null));
   }
 
   private void submit(HvarPipeline.Unit u)

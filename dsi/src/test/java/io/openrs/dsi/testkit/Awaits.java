@@ -14,9 +14,16 @@ public final class Awaits {
 
   /** Waits until rs_lastcommit holds {@code expected}. */
   public static void applied(DsiConnection dsi, TestDb.Scratch s, Map<Integer, Oqid> expected) {
+    applied(dsi, s, expected, Duration.ofMillis(100));
+  }
+
+  /** Waits until rs_lastcommit holds {@code expected}, looking every {@code poll}. */
+  public static void applied(
+      DsiConnection dsi, TestDb.Scratch s, Map<Integer, Oqid> expected, Duration poll) {
     await()
         .atMost(Duration.ofSeconds(120))
-        .pollInterval(Duration.ofMillis(100))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(poll)
         .until(
             () -> {
               DsiState st = dsi.state();
