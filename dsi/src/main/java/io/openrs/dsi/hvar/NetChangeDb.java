@@ -63,6 +63,10 @@ public final class NetChangeDb {
   private final ToIntFunction<TableName> expectedRows;
   private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
   private final List<Undo> undo = new ArrayList<>();
+
+  /** Heap bytes counted for a key inserted ahead and kept packed (a slot of a long hash set). */
+  private static final long PACKED_KEY_BYTES = 16;
+
   private final List<TableName> created = new ArrayList<>();
   private long commands;
   private long bytes;
@@ -302,13 +306,25 @@ public final class NetChangeDb {
       return why;
     }
     if (t.ahead && t.mappedComplete()) {
-      RowKey k = t.key(after);
-      if (k != null && t.rows.putIfAbsent(k, NetRow.STREAMED) == null) {
-        ahead.row(t.meta, after, t.fields);
-        streamed++;
-        added(t, k, NetRow.STREAMED);
-        return null;
-      } // else as any insert: the map is as it was
+      if (t.packedKey(after)) {
+        // the usual case: an integer key, kept packed, with no key object at all
+        long p = t.packed[0];
+        if (t.rows.streamIfAbsent(p, () -> t.key(after))) {
+          ahead.row(t.meta, after, t.fields);
+          streamed++;
+          undo.add(new Undo(t, null, null, 0, p));
+          bytes += NetRow.STREAMED.bytes() + PACKED_KEY_BYTES;
+          return null;
+        } // else as any insert: the map is as it was
+      } else {
+        RowKey k = t.key(after);
+        if (k != null && t.rows.putIfAbsent(k, NetRow.STREAMED) == null) {
+          ahead.row(t.meta, after, t.fields);
+          streamed++;
+          added(t, k, NetRow.STREAMED);
+          return null;
+        } // else as any insert: the map is as it was
+      }
     }
     return insert(t, t.values(after));
   }
@@ -624,13 +640,13 @@ public final class NetChangeDb {
 
   /** Records {@code row}, just put under {@code k} where there was none, as {@link #put} does. */
   private void added(TableNet t, RowKey k, NetRow row) {
-    undo.add(new Undo(t, k, null, 0));
+    undo.add(new Undo(t, k, null, 0, 0));
     bytes += row.bytes() + k.bytes();
   }
 
   private void put(TableNet t, RowKey k, NetRow row) {
     NetRow old = row == null ? t.rows.remove(k) : t.rows.put(k, row);
-    undo.add(new Undo(t, k, old, 0));
+    undo.add(new Undo(t, k, old, 0, 0));
     long keyBytes = k.bytes();
     bytes +=
         (row == null ? 0 : row.bytes() + keyBytes) - (old == null ? 0 : old.bytes() + keyBytes);
@@ -648,13 +664,18 @@ public final class NetChangeDb {
         bytes += k.bytes();
       }
     }
-    undo.add(new Undo(t, k, null, old == null ? 0 : old));
+    undo.add(new Undo(t, k, null, old == null ? 0 : old, 0));
   }
 
-  /** Restores one entry as it was before a command of the transaction being added. */
-  private record Undo(TableNet t, RowKey key, NetRow row, long count) {
+  /**
+   * Restores one entry as it was before a command of the transaction being added; a null {@code
+   * key} is a key inserted ahead and kept packed ({@code packed}).
+   */
+  private record Undo(TableNet t, RowKey key, NetRow row, long count, long packed) {
     void restore() {
-      if (t.keyed()) {
+      if (key == null) {
+        t.rows.unstream(packed);
+      } else if (t.keyed()) {
         if (row == null) {
           t.rows.remove(key);
         } else {
@@ -684,7 +705,7 @@ public final class NetChangeDb {
       TablePlan p = new TablePlan(t.meta);
       boolean i2di = t.conversions.contains(CommandConversion.I2DI);
       boolean u2di = t.conversions.contains(CommandConversion.U2DI);
-      for (Map.Entry<RowKey, NetRow> e : t.rows.entrySet()) {
+      for (Map.Entry<RowKey, NetRow> e : t.rows.mapped()) {
         RowKey k = e.getKey();
         NetRow r = e.getValue();
         switch (r.state) {
@@ -756,7 +777,11 @@ public final class NetChangeDb {
     final String restriction;
     final int[] keyPositions;
     final Map<String, Integer> positions = new HashMap<>();
-    final Map<RowKey, NetRow> rows;
+    final RowMap rows;
+
+    /** What {@link #packedKey} found. */
+    final long[] packed = new long[1];
+
     final Map<RowKey, Long> counts = new LinkedHashMap<>();
 
     /** Inserts of keys the group has not seen go ahead ({@link InsertStream}). */
@@ -783,10 +808,8 @@ public final class NetChangeDb {
         int expectedRows) {
       this.meta = meta;
       this.fields = new int[meta.columns().size()];
-      // a LinkedHashMap holds capacity * 0.75 entries before it grows
       int rowsNow = meta.keyed() ? Math.max(0, expectedRows) : 0;
-      this.rows =
-          new LinkedHashMap<>(rowsNow < 12 ? 16 : (int) Math.min(1 << 30, rowsNow / 3L * 4 + 4));
+      this.rows = new RowMap(meta.keyed() ? meta.primaryKey().size() : 0, rowsNow);
       this.conversions = conversions;
       this.restriction = restriction;
       List<ColumnMeta> cols = meta.columns();
@@ -961,6 +984,36 @@ public final class NetChangeDb {
       }
       Integer p = positions.get(name);
       return p != null ? p : positions.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Packs the primary key of the image the last {@link #map} read into {@link #packed} ({@link
+     * RowMap#pack}): whether every key column has an integer value that fits.
+     */
+    boolean packedKey(PackedRowReader.Image image) {
+      if (!rows.packs()) {
+        return false;
+      }
+      long first = 0;
+      long second = 0;
+      for (int i = 0; i < keyPositions.length; i++) {
+        int f = fields[keyPositions[i]];
+        if (f < 0) {
+          return false;
+        }
+        PackedRowReader.Type type = image.type(f);
+        if (type != PackedRowReader.Type.I32
+            && type != PackedRowReader.Type.I64
+            && type != PackedRowReader.Type.I16) {
+          return false;
+        }
+        if (i == 0) {
+          first = image.longValue(f);
+        } else {
+          second = image.longValue(f);
+        }
+      }
+      return RowMap.pack(first, second, keyPositions.length, packed);
     }
 
     /** The primary key of {@code image}, or null if it lacks a key column or has a null one. */

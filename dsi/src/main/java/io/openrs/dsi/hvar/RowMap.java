@@ -1,0 +1,166 @@
+package io.openrs.dsi.hvar;
+
+import com.carrotsearch.hppc.LongHashSet;
+import io.openrs.ltl.Value;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A table's net rows in a group, by key: a map from {@link RowKey} to {@link NetRow}, except that
+ * keys inserted ahead ({@link NetRow#STREAMED}) whose values are integers that fit one long (a key
+ * of one integer column, or of two whose values fit 32 bits each) are kept as that long in a
+ * primitive hash set (HPPC's {@code LongHashSet}): no key object, no values, no map entry per row.
+ * Under a backlog of inserts that is nearly every row of the group, and the map's entries were the
+ * largest item of the compiling thread (docs/performance.md).
+ *
+ * <p>A key is in at most one of the two. Integer values are packed by value whatever their width,
+ * as {@link RowKey} compares them, so a key means the same row in either. Not thread-safe.
+ */
+final class RowMap {
+  private final Map<RowKey, NetRow> rows;
+  private final LongHashSet streamed;
+  private final int keyColumns;
+
+  /**
+   * @param keyColumns the table's primary key columns
+   * @param expected about how many rows the group will hold
+   */
+  RowMap(int keyColumns, int expected) {
+    this.keyColumns = keyColumns;
+    boolean packs = keyColumns == 1 || keyColumns == 2;
+    // a LinkedHashMap holds capacity * 0.75 entries before it grows
+    this.rows =
+        new LinkedHashMap<>(
+            packs || expected < 12 ? 16 : (int) Math.min(1 << 30, expected / 3L * 4 + 4));
+    this.streamed = new LongHashSet(packs ? Math.max(4, expected) : 4);
+  }
+
+  /** True if keys of this table may be packed (one or two key columns). */
+  boolean packs() {
+    return keyColumns == 1 || keyColumns == 2;
+  }
+
+  /**
+   * {@code values} (the key's, in key order) as one long, if they are integers that fit: one value
+   * as is, two of 32 bits each side by side.
+   *
+   * @return whether they fit; the long is in {@code into[0]}
+   */
+  static boolean pack(long first, long second, int columns, long[] into) {
+    if (columns == 1) {
+      into[0] = first;
+      return true;
+    }
+    if (first != (int) first || second != (int) second) {
+      return false;
+    }
+    into[0] = (first << 32) | (second & 0xFFFF_FFFFL);
+    return true;
+  }
+
+  private final long[] packed = new long[1];
+
+  private boolean pack(RowKey k) {
+    if (!packs()) {
+      return false;
+    }
+    Value[] v = k.values();
+    long a;
+    long b = 0;
+    if (!(v[0] instanceof Value.Int64
+        || v[0] instanceof Value.Int32
+        || v[0] instanceof Value.Int16)) {
+      return false;
+    }
+    a = integer(v[0]);
+    if (keyColumns == 2) {
+      if (!(v[1] instanceof Value.Int64
+          || v[1] instanceof Value.Int32
+          || v[1] instanceof Value.Int16)) {
+        return false;
+      }
+      b = integer(v[1]);
+    }
+    return pack(a, b, keyColumns, packed);
+  }
+
+  private static long integer(Value v) {
+    if (v instanceof Value.Int64 x) {
+      return x.value();
+    } else if (v instanceof Value.Int32 x) {
+      return x.value();
+    }
+    return ((Value.Int16) v).value();
+  }
+
+  NetRow get(RowKey k) {
+    NetRow r = rows.get(k);
+    if (r == null && !streamed.isEmpty() && pack(k) && streamed.contains(packed[0])) {
+      return NetRow.STREAMED;
+    }
+    return r;
+  }
+
+  /** As {@link Map#putIfAbsent}. */
+  NetRow putIfAbsent(RowKey k, NetRow row) {
+    NetRow e = get(k);
+    if (e != null) {
+      return e;
+    }
+    put(k, row);
+    return null;
+  }
+
+  /**
+   * As {@link Map#put}; {@code row} is not null. A key the map holds keeps its place in the map's
+   * order.
+   */
+  NetRow put(RowKey k, NetRow row) {
+    if (row == NetRow.STREAMED && pack(k)) {
+      long p = packed[0];
+      NetRow old = rows.remove(k);
+      boolean added = streamed.add(p);
+      return old != null ? old : added ? null : NetRow.STREAMED;
+    }
+    NetRow old = rows.put(k, row);
+    if (old == null && !streamed.isEmpty() && pack(k) && streamed.remove(packed[0])) {
+      return NetRow.STREAMED;
+    }
+    return old;
+  }
+
+  /** As {@link Map#remove}. */
+  NetRow remove(RowKey k) {
+    NetRow old = rows.remove(k);
+    if (old == null && !streamed.isEmpty() && pack(k) && streamed.remove(packed[0])) {
+      return NetRow.STREAMED;
+    }
+    return old;
+  }
+
+  /**
+   * Records a key inserted ahead, packed by the caller ({@link #pack(long, long, int, long[])}), if
+   * the table holds no row under it; whether it was recorded. The map is searched only when it
+   * holds a row at all ({@code key} builds the key for that).
+   */
+  boolean streamIfAbsent(long packedKey, java.util.function.Supplier<RowKey> key) {
+    if (!rows.isEmpty() && rows.containsKey(key.get())) {
+      return false;
+    }
+    return streamed.add(packedKey);
+  }
+
+  /** Forgets a key {@link #streamIfAbsent} recorded (a transaction taken back). */
+  void unstream(long packedKey) {
+    streamed.remove(packedKey);
+  }
+
+  int size() {
+    return rows.size() + streamed.size();
+  }
+
+  /** The rows that are not inserted ahead, in the order their keys were first put. */
+  Iterable<Map.Entry<RowKey, NetRow>> mapped() {
+    return rows.entrySet();
+  }
+}
