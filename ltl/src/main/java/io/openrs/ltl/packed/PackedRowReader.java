@@ -106,6 +106,8 @@ public final class PackedRowReader extends PackedInput {
   private TableName table;
   private String tableSchema;
   private String tableName;
+  private byte[] tableSchemaKey; // tableSchema's bytes, null if unknown
+  private byte[] tableNameKey;
   private byte[] lastKey; // the key of the slot shared() used last
 
   /** Reads the packed commands in {@code buf[offset, offset+length)} from the first. */
@@ -441,8 +443,11 @@ public final class PackedRowReader extends PackedInput {
   }
 
   private void readTable() throws PackedFormatException {
-    String schema = sharedString();
-    String name = sharedString();
+    // commands of one table follow each other: its names are tried first, before any hashing
+    String schema = lastTableString(tableSchemaKey, tableSchema);
+    byte[] schemaKey = lastKey;
+    String name = lastTableString(tableNameKey, tableName);
+    byte[] nameKey = lastKey;
     if (schema != tableSchema || name != tableName || table == null) {
       if (schema.isEmpty() || name.isEmpty()) {
         throw error(pos, "invalid " + kind + ": schema and table names must not be empty");
@@ -451,6 +456,8 @@ public final class PackedRowReader extends PackedInput {
       tableSchema = schema;
       tableName = name;
     }
+    tableSchemaKey = schemaKey; // the bytes of tableSchema (null if not shared)
+    tableNameKey = nameKey;
   }
 
   private void image(Image img, String what) throws PackedFormatException {
@@ -601,6 +608,24 @@ public final class PackedRowReader extends PackedInput {
     return name;
   }
 
+  /**
+   * The next string: {@code last} if its bytes are {@code lastKey} (then {@link #lastKey} is set to
+   * it), else as {@link #sharedString()} reads it.
+   */
+  private String lastTableString(byte[] key, String last) throws PackedFormatException {
+    int len = slice("string");
+    int start = pos - len;
+    if (key != null && same(key, start, len)) {
+      lastKey = key;
+      return last;
+    }
+    String s = shared(start, len);
+    if (len > MAX_SHARED_NAME_BYTES) {
+      lastKey = null;
+    }
+    return s;
+  }
+
   /** A string shared with every equal string read before (see {@link #shared(int, int)}). */
   private String sharedString() throws PackedFormatException {
     int len = slice("string");
@@ -634,15 +659,7 @@ public final class PackedRowReader extends PackedInput {
   }
 
   private boolean same(byte[] key, int start, int len) {
-    if (key.length != len) {
-      return false;
-    }
-    for (int i = 0; i < len; i++) {
-      if (key[i] != buf[start + i]) {
-        return false;
-      }
-    }
-    return true;
+    return key.length == len && Arrays.equals(key, 0, len, buf, start, start + len);
   }
 
   private String newString(int start, int len, boolean ascii) {
