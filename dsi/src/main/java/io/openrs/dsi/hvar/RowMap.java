@@ -1,6 +1,5 @@
 package io.openrs.dsi.hvar;
 
-import com.carrotsearch.hppc.LongHashSet;
 import io.openrs.ltl.Value;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,17 +7,18 @@ import java.util.Map;
 /**
  * A table's net rows in a group, by key: a map from {@link RowKey} to {@link NetRow}, except that
  * keys inserted ahead ({@link NetRow#STREAMED}) whose values are integers that fit one long (a key
- * of one integer column, or of two whose values fit 32 bits each) are kept as that long in a
- * primitive hash set (HPPC's {@code LongHashSet}): no key object, no values, no map entry per row.
- * Under a backlog of inserts that is nearly every row of the group, and the map's entries were the
- * largest item of the compiling thread (docs/performance.md).
+ * of one integer column, or of two whose values fit 32 bits each) are kept as that long in a {@link
+ * StreamedKeys} set (sorted while keys ascend, else HPPC's primitive {@code LongHashSet}): no key
+ * object, no values, no map entry per row. Under a backlog of inserts that is nearly every row of
+ * the group, and the map's entries were the largest item of the compiling thread
+ * (docs/performance.md).
  *
  * <p>A key is in at most one of the two. Integer values are packed by value whatever their width,
  * as {@link RowKey} compares them, so a key means the same row in either. Not thread-safe.
  */
 final class RowMap {
   private final Map<RowKey, NetRow> rows;
-  private final LongHashSet streamed;
+  private final StreamedKeys streamed;
   private final int keyColumns;
 
   /**
@@ -32,7 +32,7 @@ final class RowMap {
     this.rows =
         new LinkedHashMap<>(
             packs || expected < 12 ? 16 : (int) Math.min(1 << 30, expected / 3L * 4 + 4));
-    this.streamed = new LongHashSet(packs ? Math.max(4, expected) : 4);
+    this.streamed = new StreamedKeys(packs ? expected : 0);
   }
 
   /** True if keys of this table may be packed (one or two key columns). */
