@@ -331,7 +331,11 @@ final class PostgresDialect implements SourceDialect {
       Map<ByteBuffer, ByteBuffer> stored, Optional<io.openrs.ltl.Oqid> serverPoint) {
     OptionalLong resume = PostgresResumeOffsets.lastCommit(stored);
     if (resume.isPresent()) {
-      long held = serverPoint.map(PostgresDialect::commitEnd).orElse(resume.getAsLong());
+      long held =
+          serverPoint
+              .filter(o -> o.toBytes().length >= PREFIX_BYTES) // a PostgreSQL OQID
+              .map(PostgresDialect::commitEnd)
+              .orElse(resume.getAsLong());
       requireChangesAfter(resume.getAsLong(), Math.max(held, resume.getAsLong()));
     }
     return PostgresResumeOffsets.safeToRestart(stored);
