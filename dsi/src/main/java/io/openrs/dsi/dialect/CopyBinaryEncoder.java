@@ -42,7 +42,7 @@ import java.util.Set;
  * The backend applies the column's type modifier as for text (rounding a numeric to its scale,
  * checking a varchar's length). Not thread-safe.
  */
-final class CopyBinaryEncoder implements RowStream.Encoder {
+final class CopyBinaryEncoder extends EncodedRows {
 
   /** The column types this encoder writes (PostgreSQL type names, domains resolved). */
   static final Set<String> TYPES =
@@ -87,8 +87,6 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
   private final Kind[] kinds;
   private final String[] names;
   private final short[] groups = new short[8]; // numeric digits, least significant first
-  private byte[] buf;
-  private int len;
 
   /** True if every column of {@code t} has a type this encoder writes. */
   static boolean supports(TableMeta t) {
@@ -99,6 +97,7 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
    * @param columns the table's columns, in the order rows give them (every type in {@link #TYPES})
    */
   CopyBinaryEncoder(List<ColumnMeta> columns, int capacity) {
+    super(Math.max(capacity, 64));
     kinds = new Kind[columns.size()];
     names = new String[columns.size()];
     for (int i = 0; i < kinds.length; i++) {
@@ -114,25 +113,6 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
           };
       names[i] = columns.get(i).name();
     }
-    buf = new byte[Math.max(capacity, 64)];
-  }
-
-  @Override
-  public byte[] array() {
-    return buf;
-  }
-
-  @Override
-  public int length() {
-    return len;
-  }
-
-  @Override
-  public void truncate(int length) {
-    if (length < 0 || length > len) {
-      throw new IllegalArgumentException("truncate to " + length + " of " + len + " bytes");
-    }
-    len = length;
   }
 
   @Override
@@ -143,13 +123,8 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
       for (int k = 0; k < kinds.length; k++) {
         value(k, row[k]);
       }
-    } catch (ArithmeticException e) {
-      len = start;
-      throw new RowStream.Unencodable(
-          "a value is beyond its column's binary range: " + e.getMessage());
     } catch (RuntimeException e) {
-      len = start;
-      throw e;
+      throw refused(start, e);
     }
   }
 
@@ -161,21 +136,25 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
       for (int k = 0; k < kinds.length; k++) {
         value(k, image, columns[k]);
       }
-    } catch (ArithmeticException e) {
-      len = start;
-      throw new RowStream.Unencodable(
-          "a value is beyond its column's binary range: " + e.getMessage());
     } catch (RuntimeException e) {
-      len = start;
-      throw e;
+      throw refused(start, e);
     }
+  }
+
+  /** Takes back the row begun at {@code start}; what to throw for {@code e}. */
+  private RuntimeException refused(int start, RuntimeException e) {
+    len = start;
+    return e instanceof ArithmeticException
+        ? new RowStream.Unencodable(
+            "a value is beyond its column's binary range: " + e.getMessage())
+        : e;
   }
 
   private void value(int k, PackedRowReader.Image image, int i) {
     PackedRowReader.Type type = image.type(i);
     switch (type) {
       case NULL -> putInt(-1);
-      case I16, I32, I64 -> integer(k, image.longValue(i), image, i);
+      case I16, I32, I64 -> integer(k, image.longValue(i), type);
       case TRUE, FALSE -> {
         expect(k, Kind.BOOL, image, i);
         putInt(1);
@@ -192,12 +171,12 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
       case DATE -> {
         expect(k, Kind.DATE, image, i);
         putInt(4);
-        putIntValue(Math.toIntExact(image.longValue(i) - PG_EPOCH_DAY));
+        putInt(Math.toIntExact(image.longValue(i) - PG_EPOCH_DAY));
       }
       case TIMESTAMP -> {
         expect(k, Kind.TIMESTAMP, image, i);
         putInt(8);
-        putLongValue(micros(image.longValue(i), image.micros(i)));
+        putLong(micros(image.longValue(i), image.micros(i)));
       }
       default -> value(k, image.value(i));
     }
@@ -207,11 +186,11 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
     if (v instanceof Value.Null) {
       putInt(-1);
     } else if (v instanceof Value.Int32 n) {
-      integer(k, n.value(), v);
+      integer(k, n.value(), v.getClass());
     } else if (v instanceof Value.Int64 n) {
-      integer(k, n.value(), v);
+      integer(k, n.value(), v.getClass());
     } else if (v instanceof Value.Int16 n) {
-      integer(k, n.value(), v);
+      integer(k, n.value(), v.getClass());
     } else if (v instanceof Value.Text t) {
       expect(k, Kind.TEXT, v);
       byte[] b = t.value().getBytes(StandardCharsets.UTF_8);
@@ -222,17 +201,17 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
     } else if (v instanceof Value.Timestamp t) {
       expect(k, Kind.TIMESTAMP, v);
       putInt(8);
-      putLongValue(micros(t.value()));
+      putLong(micros(t.value()));
     } else if (v instanceof Value.TimestampTz t) {
       expect(k, Kind.TIMESTAMPTZ, v);
       putInt(8);
       LocalDateTime utc =
           t.value().withOffsetSameInstant(java.time.ZoneOffset.UTC).toLocalDateTime();
-      putLongValue(micros(utc));
+      putLong(micros(utc));
     } else if (v instanceof Value.Date d) {
       expect(k, Kind.DATE, v);
       putInt(4);
-      putIntValue(Math.toIntExact(d.value().toEpochDay() - PG_EPOCH_DAY));
+      putInt(Math.toIntExact(d.value().toEpochDay() - PG_EPOCH_DAY));
     } else if (v instanceof Value.Bool b) {
       expect(k, Kind.BOOL, v);
       putInt(1);
@@ -243,30 +222,26 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
     } else if (v instanceof Value.Float64 f) {
       expect(k, Kind.FLOAT8, v);
       putInt(8);
-      putLongValue(Double.doubleToRawLongBits(f.value()));
+      putLong(Double.doubleToRawLongBits(f.value()));
     } else if (v instanceof Value.Float32 f) {
       expect(k, Kind.FLOAT4, v);
       putInt(4);
-      putIntValue(Float.floatToRawIntBits(f.value()));
+      putInt(Float.floatToRawIntBits(f.value()));
     } else if (v instanceof Value.Uuid u) {
       expect(k, Kind.UUID, v);
       putInt(16);
-      putLongValue(u.value().getMostSignificantBits());
-      putLongValue(u.value().getLeastSignificantBits());
+      putLong(u.value().getMostSignificantBits());
+      putLong(u.value().getLeastSignificantBits());
     } else {
       throw unencodable(k, v.getClass().getSimpleName());
     }
   }
 
-  private void integer(int k, long n, PackedRowReader.Image image, int i) {
-    if (kinds[k] == Kind.NUMERIC) {
-      numeric(n, 0);
-      return;
-    }
-    integer(k, n, image.value(i));
-  }
-
-  private void integer(int k, long n, Value v) {
+  /**
+   * An integer into column {@code k}; {@code kind} names the value's kind if the column takes no
+   * integer (a {@link PackedRowReader.Type} or a {@link Value} class: nothing is made for it).
+   */
+  private void integer(int k, long n, Object kind) {
     switch (kinds[k]) {
       case INT2 -> {
         if (n < Short.MIN_VALUE || n > Short.MAX_VALUE) {
@@ -280,14 +255,16 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
           throw unencodable(k, "integer " + n + " out of the range of int4");
         }
         putInt(4);
-        putIntValue((int) n);
+        putInt((int) n);
       }
       case INT8 -> {
         putInt(8);
-        putLongValue(n);
+        putLong(n);
       }
       case NUMERIC -> numeric(n, 0);
-      default -> throw unencodable(k, v.getClass().getSimpleName());
+      default ->
+          throw unencodable(
+              k, kind instanceof Class<?> c ? c.getSimpleName() : String.valueOf(kind));
     }
   }
 
@@ -396,14 +373,9 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
 
   private void putBytes(byte[] src, int offset, int length) {
     ensure(4 + length);
-    putIntValue(length);
+    putInt(length);
     System.arraycopy(src, offset, buf, len, length);
     len += length;
-  }
-
-  private void put(byte b) {
-    ensure(1);
-    buf[len++] = b;
   }
 
   private void putShort(int v) {
@@ -414,10 +386,6 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
 
   /** A field length or any int32. */
   private void putInt(int v) {
-    putIntValue(v);
-  }
-
-  private void putIntValue(int v) {
     ensure(4);
     buf[len++] = (byte) (v >>> 24);
     buf[len++] = (byte) (v >>> 16);
@@ -425,16 +393,10 @@ final class CopyBinaryEncoder implements RowStream.Encoder {
     buf[len++] = (byte) v;
   }
 
-  private void putLongValue(long v) {
+  private void putLong(long v) {
     ensure(8);
     for (int s = 56; s >= 0; s -= 8) {
       buf[len++] = (byte) (v >>> s);
-    }
-  }
-
-  private void ensure(int more) {
-    if (len + more > buf.length) {
-      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
     }
   }
 }

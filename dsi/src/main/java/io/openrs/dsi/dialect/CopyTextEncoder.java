@@ -5,7 +5,6 @@ import io.openrs.ltl.packed.PackedRowReader;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.util.Arrays;
 
 /**
  * Rows in PostgreSQL's {@code COPY} text format, encoded straight into a reusable byte buffer: the
@@ -13,7 +12,7 @@ import java.util.Arrays;
  * common kinds (integers, text, timestamps, null). HVAR loads every net row through it. Not
  * thread-safe.
  */
-final class CopyTextEncoder implements RowStream.Encoder {
+final class CopyTextEncoder extends EncodedRows {
   private static final long[] TEN_POWERS = new long[19]; // 10^0 .. 10^18
 
   static {
@@ -24,33 +23,9 @@ final class CopyTextEncoder implements RowStream.Encoder {
   }
 
   private final StringBuilder scratch = new StringBuilder(64);
-  private byte[] buf;
-  private int len;
 
   CopyTextEncoder(int capacity) {
-    buf = new byte[capacity];
-  }
-
-  @Override
-  public byte[] array() {
-    return buf;
-  }
-
-  @Override
-  public int length() {
-    return len;
-  }
-
-  void reset() {
-    len = 0;
-  }
-
-  @Override
-  public void truncate(int length) {
-    if (length < 0 || length > len) {
-      throw new IllegalArgumentException("truncate to " + length + " of " + len + " bytes");
-    }
-    len = length;
+    super(capacity);
   }
 
   /** One row: values separated by tabs, then a newline. */
@@ -373,16 +348,5 @@ final class CopyTextEncoder implements RowStream.Encoder {
       buf[len++] = (byte) (0x80 | (c & 0x3f));
     }
     return i;
-  }
-
-  private void put(byte b) {
-    ensure(1);
-    buf[len++] = b;
-  }
-
-  private void ensure(int more) {
-    if (len + more > buf.length) {
-      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
-    }
   }
 }
