@@ -309,7 +309,7 @@ public final class NetChangeDb {
       if (t.packedKey(after)) {
         // the usual case: an integer key, kept packed, with no key object at all
         long p = t.packed[0];
-        if (t.rows.streamIfAbsent(p, () -> t.key(after))) {
+        if (t.rows.streamIfAbsent(p, t.rows.hasMapped() ? t.key(after) : null)) {
           ahead.row(t.meta, after, t.fields);
           streamed++;
           undo.add(new Undo(t, null, null, 0, p));
@@ -988,7 +988,7 @@ public final class NetChangeDb {
 
     /**
      * Packs the primary key of the image the last {@link #map} read into {@link #packed} ({@link
-     * RowMap#pack}): whether every key column has an integer value that fits.
+     * RowKey#pack}): whether every key column has an integer value that fits.
      */
     boolean packedKey(PackedRowReader.Image image) {
       if (!rows.packs()) {
@@ -1013,7 +1013,7 @@ public final class NetChangeDb {
           second = image.longValue(f);
         }
       }
-      return RowMap.pack(first, second, keyPositions.length, packed);
+      return RowKey.pack(first, second, keyPositions.length, packed);
     }
 
     /** The primary key of {@code image}, or null if it lacks a key column or has a null one. */

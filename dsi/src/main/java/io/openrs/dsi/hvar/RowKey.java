@@ -84,6 +84,36 @@ final class RowKey {
     return values.length;
   }
 
+  /**
+   * The values of a key of {@code columns} integer columns (in key order) as one long, if they fit:
+   * one value as is, two of 32 bits each side by side ({@link RowMap}'s packed keys). Integers of
+   * any width pack by value, as keys compare.
+   *
+   * @return whether they fit; the long is in {@code into[0]}
+   */
+  static boolean pack(long first, long second, int columns, long[] into) {
+    if (columns == 1) {
+      into[0] = first;
+      return true;
+    }
+    if (columns != 2 || first != (int) first || second != (int) second) {
+      return false;
+    }
+    into[0] = (first << 32) | (second & 0xFFFF_FFFFL);
+    return true;
+  }
+
+  /** This key as {@link #pack} packs it, if it has one or two integer values that fit. */
+  boolean packInto(long[] into) {
+    if (values.length > 2 || !isInteger(values[0])) {
+      return false;
+    }
+    if (values.length == 1) {
+      return pack(integer(values[0]), 0, 1, into);
+    }
+    return isInteger(values[1]) && pack(integer(values[0]), integer(values[1]), 2, into);
+  }
+
   /** Rough heap bytes, for {@code dsi_cdb_max_size}. */
   long bytes() {
     return 24 + NetRow.bytes(values);

@@ -1,6 +1,5 @@
 package io.openrs.dsi.hvar;
 
-import io.openrs.ltl.Value;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,15 +18,14 @@ import java.util.Map;
 final class RowMap {
   private final Map<RowKey, NetRow> rows;
   private final StreamedKeys streamed;
-  private final int keyColumns;
+  private final boolean packs;
 
   /**
    * @param keyColumns the table's primary key columns
    * @param expected about how many rows the group will hold
    */
   RowMap(int keyColumns, int expected) {
-    this.keyColumns = keyColumns;
-    boolean packs = keyColumns == 1 || keyColumns == 2;
+    this.packs = keyColumns == 1 || keyColumns == 2;
     // a LinkedHashMap holds capacity * 0.75 entries before it grows
     this.rows =
         new LinkedHashMap<>(
@@ -37,60 +35,14 @@ final class RowMap {
 
   /** True if keys of this table may be packed (one or two key columns). */
   boolean packs() {
-    return keyColumns == 1 || keyColumns == 2;
-  }
-
-  /**
-   * {@code values} (the key's, in key order) as one long, if they are integers that fit: one value
-   * as is, two of 32 bits each side by side.
-   *
-   * @return whether they fit; the long is in {@code into[0]}
-   */
-  static boolean pack(long first, long second, int columns, long[] into) {
-    if (columns == 1) {
-      into[0] = first;
-      return true;
-    }
-    if (first != (int) first || second != (int) second) {
-      return false;
-    }
-    into[0] = (first << 32) | (second & 0xFFFF_FFFFL);
-    return true;
+    return packs;
   }
 
   private final long[] packed = new long[1];
 
+  /** Packs {@code k} into {@link #packed} ({@link RowKey#packInto}) if this table's keys pack. */
   private boolean pack(RowKey k) {
-    if (!packs()) {
-      return false;
-    }
-    Value[] v = k.values();
-    long a;
-    long b = 0;
-    if (!(v[0] instanceof Value.Int64
-        || v[0] instanceof Value.Int32
-        || v[0] instanceof Value.Int16)) {
-      return false;
-    }
-    a = integer(v[0]);
-    if (keyColumns == 2) {
-      if (!(v[1] instanceof Value.Int64
-          || v[1] instanceof Value.Int32
-          || v[1] instanceof Value.Int16)) {
-        return false;
-      }
-      b = integer(v[1]);
-    }
-    return pack(a, b, keyColumns, packed);
-  }
-
-  private static long integer(Value v) {
-    if (v instanceof Value.Int64 x) {
-      return x.value();
-    } else if (v instanceof Value.Int32 x) {
-      return x.value();
-    }
-    return ((Value.Int16) v).value();
+    return packs() && k.packInto(packed);
   }
 
   NetRow get(RowKey k) {
@@ -138,13 +90,18 @@ final class RowMap {
     return old;
   }
 
+  /** True if the map holds any row (not only keys inserted ahead). */
+  boolean hasMapped() {
+    return !rows.isEmpty();
+  }
+
   /**
-   * Records a key inserted ahead, packed by the caller ({@link #pack(long, long, int, long[])}), if
-   * the table holds no row under it; whether it was recorded. The map is searched only when it
-   * holds a row at all ({@code key} builds the key for that).
+   * Records a key inserted ahead, packed by the caller ({@link RowKey#pack}), if the table holds no
+   * row under it; whether it was recorded. {@code key} is the same key unpacked, needed (and looked
+   * up) only when {@link #hasMapped()}; null otherwise.
    */
-  boolean streamIfAbsent(long packedKey, java.util.function.Supplier<RowKey> key) {
-    if (!rows.isEmpty() && rows.containsKey(key.get())) {
+  boolean streamIfAbsent(long packedKey, RowKey key) {
+    if (key != null && rows.containsKey(key)) {
       return false;
     }
     return streamed.add(packedKey);

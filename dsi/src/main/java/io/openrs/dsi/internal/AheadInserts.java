@@ -88,12 +88,6 @@ final class AheadInserts implements InsertStream {
 
   /**
    * @param chunk about how many bytes one write carries ({@code dsi_cmd_batch_size})
-   */
-  AheadInserts(Dialect dialect, Session session, Parents parents, int chunk) {
-    this(dialect, session, parents, chunk, t -> 0, new java.util.HashSet<>());
-  }
-
-  /**
    * @param expectedBytes about how many encoded bytes a table's rows will take (the last group's):
    *     its buffer starts that large instead of growing there by copies
    * @param textLoads tables loaded in the encoding that takes any value (PostgreSQL's text COPY)
