@@ -160,8 +160,9 @@ public final class NetChangeDb {
    * packed bytes as it needs it (an insert that goes ahead is encoded from them directly).
    *
    * @param commands how many commands {@code rows} holds
-   * @throws IllegalStateException if the bytes are not well-formed packed commands (DSI-S read and
-   *     checked them before)
+   * @throws UnreadableRows if the bytes are not well-formed packed commands (DSI-S only reads each
+   *     command's frame: this is where a row's body is first read and checked); the group is as
+   *     before the call
    */
   public Optional<String> add(PackedRowReader rows, int commands) throws SQLException {
     return add(
@@ -174,11 +175,20 @@ public final class NetChangeDb {
               }
             }
           } catch (PackedFormatException e) {
-            throw new IllegalStateException("a held transaction no longer reads: " + e, e);
+            throw new UnreadableRows(e);
           }
           return null;
         },
         commands);
+  }
+
+  /** A held transaction's packed commands do not read ({@link #add(PackedRowReader, int)}). */
+  public static final class UnreadableRows extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    UnreadableRows(PackedFormatException cause) {
+      super(cause.getMessage(), cause);
+    }
   }
 
   /** Compiles one transaction's commands; null, or why it cannot be compiled. */

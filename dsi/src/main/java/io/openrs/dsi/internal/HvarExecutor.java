@@ -161,6 +161,8 @@ final class HvarExecutor extends DsiThread {
     long start = System.nanoTime();
     try {
       why = t.packed() ? open.add(t.rows(rows), t.size()) : open.add(t.body());
+    } catch (NetChangeDb.UnreadableRows e) {
+      throw new ReplicateSession.Down(unreadable(t, e));
     } catch (SQLException | RuntimeException e) {
       why = Optional.of("reading the replicate's catalog failed: " + e);
       dropCatalog();
@@ -179,6 +181,25 @@ final class HvarExecutor extends DsiThread {
     } else if (openCommands >= settings.maxCmds()) {
       close(DsiCounter.HVAR_CLOSED_MAX_CMDS);
     }
+  }
+
+  /**
+   * {@code t}'s packed commands in the outbound queue do not read: the connection goes down (as
+   * when DSI-S meets such a command), naming the transaction and where the queue holds it; nothing
+   * of it or of the open group is applied, and resuming reads it again.
+   */
+  private DsiFailure unreadable(SourceTransaction t, NetChangeDb.UnreadableRows e) {
+    LOG.error("{}: {} in the outbound queue does not read", ctx.name(), t, e);
+    return new DsiFailure(
+        t.origin(),
+        t.commit().map(c -> c.oqid()),
+        t.begin().map(b -> b.tran()),
+        "compiling " + t + " (HVAR)",
+        Optional.empty(),
+        0,
+        t + " in the outbound queue does not read: " + e.getMessage(),
+        ErrorAction.STOP_REPLICATION,
+        ctx.clock.instant());
   }
 
   /** Opens a group if none is open. */

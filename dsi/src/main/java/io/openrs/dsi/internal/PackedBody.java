@@ -19,9 +19,10 @@ import java.util.List;
  * times the bytes each, which every young collection would copy. The compiler reads the row
  * commands in place ({@link #rows}); continuous mode decodes them ({@link #decode}).
  *
- * <p>DSI-S has read and checked every command once (that is how it found the run's boundaries), so
- * the bytes are known to be well-formed. Also kept: how many commands of each kind it holds, so the
- * counters and the grouping rules need no decoding. Immutable.
+ * <p>DSI-S has read every command's frame (that is how it found the run's boundaries) and decoded
+ * the ones that are not rows; a row's body is first read and checked where it is compiled or
+ * decoded. Also kept: how many commands of each kind it holds, so the counters and the grouping
+ * rules need no decoding. Immutable.
  */
 final class PackedBody {
   private final byte[] bytes;
@@ -101,7 +102,7 @@ final class PackedBody {
   /**
    * The commands, decoded afresh at each call (nothing decoded is kept here).
    *
-   * @throws IllegalStateException if the bytes no longer decode to the commands DSI-S read
+   * @throws IllegalStateException if the bytes do not decode to the commands DSI-S framed
    */
   List<InTransaction> decode() {
     List<InTransaction> out = new ArrayList<>(commands);
@@ -118,7 +119,7 @@ final class PackedBody {
                 out.add(in);
               });
     } catch (PackedFormatException e) {
-      throw new IllegalStateException("decoding a held transaction again failed: " + e, e);
+      throw new IllegalStateException("a held transaction does not decode: " + e, e);
     }
     if (out.size() != commands) {
       throw new IllegalStateException(

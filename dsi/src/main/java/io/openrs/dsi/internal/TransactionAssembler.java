@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  * and in commit order, so nothing read after it can be handed on before it.
  *
  * <p>Held runs keep their commands decoded, or with {@code packed} (HVAR) in their packed form
- * ({@link PackedBody}): then row commands are read and checked in place ({@link PackedRowReader},
- * which accepts what {@link PackedDecoder} accepts) and never decoded here, other commands are
+ * ({@link PackedBody}): then only a row command's frame is read here ({@link PackedRowReader#skim}:
+ * version, kind, length); its body is read and checked once, where HVAR compiles it ({@link
+ * PackedRowReader#next}, which accepts what {@link PackedDecoder} accepts), and a body that does
+ * not read stops the DSI there, naming the transaction and its queue positions. Other commands are
  * decoded to find the run's boundaries; what is handed on is the packed bytes. Streaming and
  * packing do not go together.
  *
@@ -139,7 +141,8 @@ final class TransactionAssembler {
     if (packed != null) {
       byte[] p = m.payload();
       rows.reset(p, OriginEnvelope.HEADER_SIZE, p.length - OriginEnvelope.HEADER_SIZE);
-      if (!rows.next()) {
+      // Only the frame is read here: the compiler reads and checks each row once, in place.
+      if (!rows.skim()) {
         throw new PackedFormatException(0, "expected exactly one command, found 0");
       }
       if (!rows.atEnd()) {

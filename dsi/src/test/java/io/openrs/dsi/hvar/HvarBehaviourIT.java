@@ -12,6 +12,7 @@ import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.DsiState;
+import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.LoggedTransaction;
 import io.openrs.dsi.testkit.Awaits;
 import io.openrs.dsi.testkit.OutboundQueueFixture;
@@ -20,8 +21,11 @@ import io.openrs.dsi.testkit.Replicate;
 import io.openrs.dsi.testkit.TestDb;
 import io.openrs.dsi.testkit.Txs;
 import io.openrs.dsi.testkit.Workload;
+import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.OriginEnvelope;
+import io.openrs.ltl.packed.PackedEncoder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -550,6 +554,59 @@ class HvarBehaviourIT {
                 + s.name()
                 + "' AND state = 'User sleep'")
         .isEmpty();
+  }
+
+  /**
+   * DSI-S only frames a row command; the compiler is where its body is first read. A row whose text
+   * is not UTF-8 (its frame intact) stops the connection with an error naming the transaction and
+   * its commit OQID; nothing of it or after it is applied.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void aRowWhoseBodyDoesNotReadStopsTheConnectionNamingItsTransaction(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_unreadable");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db));
+      Txs x = new Txs(s.name(), 101);
+      Workload.Tx good = x.begin().insert("t", row("id", i64(1), "b", text("fine"))).commit();
+      Workload.Tx bad = x.begin().insert("t", row("id", i64(2), "b", text("caf\u00e9"))).commit();
+      Workload.Tx after = x.begin().insert("t", row("id", i64(3), "b", text("later"))).commit();
+      q.append(List.of(good));
+      PackedEncoder encoder = new PackedEncoder();
+      List<byte[]> messages = new ArrayList<>();
+      for (var c : bad.commands()) {
+        byte[] m = OriginEnvelope.pack(bad.origin(), c, encoder);
+        if (c instanceof LtlCommand.Insert) {
+          int at = indexOf(m, new byte[] {(byte) 0xC3, (byte) 0xA9});
+          assertThat(at).isPositive();
+          m[at + 1] = 'x'; // é's second byte: C3 is now followed by no continuation byte
+        }
+        messages.add(m);
+      }
+      q.queue().appendAll(messages).get();
+      q.append(List.of(after));
+      try (Run r = start(s, q, Hvar.settings())) {
+        DsiState down = Awaits.down(r.dsi());
+        DsiFailure f = down.failure().orElseThrow();
+        assertThat(f.message()).contains("does not read").contains("UTF-8");
+        assertThat(f.commitOqid()).contains(bad.commitOqid());
+        assertThat(f.action()).isEqualTo(ErrorAction.STOP_REPLICATION);
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM t WHERE id >= 2")).containsExactly("0");
+      }
+    }
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   // ---- adaptive groups

@@ -20,18 +20,21 @@ public final class Awaits {
   /** Waits until rs_lastcommit holds {@code expected}, looking every {@code poll}. */
   public static void applied(
       DsiConnection dsi, TestDb.Scratch s, Map<Integer, Oqid> expected, Duration poll) {
-    await()
-        .atMost(Duration.ofSeconds(120))
-        .pollDelay(Duration.ZERO)
-        .pollInterval(poll)
-        .until(
-            () -> {
-              DsiState st = dsi.state();
-              if (st.status() == DsiState.Status.DOWN) {
-                throw new AssertionError("the DSI went down: " + st);
-              }
-              return Replicate.reached(s, expected);
-            });
+    try (Replicate.Watch watch = Replicate.watch(s)) {
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollDelay(Duration.ZERO)
+          .pollInterval(poll)
+          .pollInSameThread() // the watch's connection has one user
+          .until(
+              () -> {
+                DsiState st = dsi.state();
+                if (st.status() == DsiState.Status.DOWN) {
+                  throw new AssertionError("the DSI went down: " + st);
+                }
+                return watch.reached(expected);
+              });
+    }
   }
 
   /** Waits until the DSI is down. */

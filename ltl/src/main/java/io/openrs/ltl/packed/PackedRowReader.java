@@ -102,6 +102,7 @@ public final class PackedRowReader extends PackedInput {
   private int commandStart;
   private int commandEnd;
   private Kind kind;
+  private boolean skimmed; // the current command's frame only was read (skim())
   private boolean snapshot;
   private TableName table;
   private String tableSchema;
@@ -140,6 +141,7 @@ public final class PackedRowReader extends PackedInput {
     before.size = 0;
     after.size = 0;
     kind = null;
+    skimmed = false;
     if (pos >= limit) {
       return false;
     }
@@ -187,6 +189,37 @@ public final class PackedRowReader extends PackedInput {
     if (pos != bodyEnd) {
       throw error(pos, (bodyEnd - pos) + " unread bytes at the end of a " + kind + " body");
     }
+    return true;
+  }
+
+  /**
+   * Moves to the next command reading only its frame (version, kind, body length, checked against
+   * the bytes left), not its body: the kind is known, the row is not read nor checked, and {@link
+   * #table()}, {@link #before()} and {@link #after()} refuse until the next {@link #next()}. For a
+   * reader that only sorts commands by kind and hands the bytes on to one that reads them with
+   * {@link #next()} (HVAR's DSI-S and its compiler), so each row is read and checked once.
+   *
+   * @return false at the end of the range
+   */
+  public boolean skim() throws PackedFormatException {
+    before.size = 0;
+    after.size = 0;
+    kind = null;
+    if (pos >= limit) {
+      return false;
+    }
+    commandStart = pos;
+    int k = commandHeader(limit);
+    commandEnd = end;
+    pos = end;
+    skimmed = true;
+    kind =
+        switch (k) {
+          case KIND_INSERT -> Kind.INSERT;
+          case KIND_UPDATE -> Kind.UPDATE;
+          case KIND_DELETE -> Kind.DELETE;
+          default -> Kind.OTHER;
+        };
     return true;
   }
 
@@ -251,6 +284,9 @@ public final class PackedRowReader extends PackedInput {
     requireCommand();
     if (kind == Kind.OTHER) {
       throw new IllegalStateException("the current command is not a row command");
+    }
+    if (skimmed) {
+      throw new IllegalStateException("the current command was skimmed: call next() to read it");
     }
   }
 

@@ -194,6 +194,76 @@ class PackedRowReaderTest {
   }
 
   @Example
+  void skimmingFramesEachCommandAsNextDoesWithoutReadingItsBody() throws Exception {
+    Random random = new Random(SEED + 2);
+    RandomGenerator<LtlCommand> gen = LtlArbitraries.commands().generator(100);
+    for (int round = 0; round < 200; round++) {
+      List<LtlCommand> cmds = new ArrayList<>();
+      ByteBuilder out = new ByteBuilder(1024);
+      for (int i = 1 + random.nextInt(10); i > 0; i--) {
+        LtlCommand c = gen.next(random).value();
+        cmds.add(c);
+        encoder.encode(c, out);
+      }
+      byte[] bytes = out.toByteArray();
+      PackedRowReader full = new PackedRowReader().reset(bytes, 0, bytes.length);
+      reader.reset(bytes, 0, bytes.length);
+      for (LtlCommand c : cmds) {
+        assertThat(full.next()).isTrue();
+        assertThat(reader.skim()).as(seed()).isTrue();
+        assertThat(reader.kind()).as(seed() + " " + c).isEqualTo(full.kind());
+        assertThat(reader.commandOffset()).isEqualTo(full.commandOffset());
+        assertThat(reader.commandLength()).isEqualTo(full.commandLength());
+        if (reader.kind() == PackedRowReader.Kind.OTHER) {
+          assertThat(reader.command()).isEqualTo(full.command());
+        } else {
+          // the body was not read: its table and images are refused, not stale
+          assertThatThrownBy(reader::table)
+              .isInstanceOf(IllegalStateException.class)
+              .hasMessageContaining("skimmed");
+          assertThatThrownBy(reader::after).isInstanceOf(IllegalStateException.class);
+        }
+      }
+      assertThat(reader.skim()).isFalse();
+      assertThat(reader.atEnd()).isTrue();
+    }
+  }
+
+  @Example
+  void skimmingChecksTheFrameButNotTheBody() throws Exception {
+    byte[] insert = textInsert("abc".getBytes(StandardCharsets.UTF_8));
+    // a body that is not UTF-8 passes the frame; next() refuses it
+    byte[] badText = textInsert(new byte[] {(byte) 0xC3});
+    reader.reset(badText, 0, badText.length);
+    assertThat(reader.skim()).isTrue();
+    assertThat(reader.kind()).isEqualTo(PackedRowReader.Kind.INSERT);
+    reader.reset(badText, 0, badText.length);
+    assertThatThrownBy(reader::next).isInstanceOf(PackedFormatException.class);
+    // a body length past the bytes left, or an unknown version, is refused by the frame
+    byte[] cut = java.util.Arrays.copyOf(insert, insert.length - 1);
+    reader.reset(cut, 0, cut.length);
+    assertThatThrownBy(reader::skim)
+        .isInstanceOf(PackedFormatException.class)
+        .hasMessageContaining("body length");
+    byte[] version = insert.clone();
+    version[0] = 99;
+    reader.reset(version, 0, version.length);
+    assertThatThrownBy(reader::skim)
+        .isInstanceOf(PackedFormatException.class)
+        .hasMessageContaining("unsupported packed version");
+    // after a skim, next() reads the following command whole
+    byte[] two = new byte[insert.length * 2];
+    System.arraycopy(insert, 0, two, 0, insert.length);
+    System.arraycopy(insert, 0, two, insert.length, insert.length);
+    reader.reset(two, 0, two.length);
+    assertThat(reader.skim()).isTrue();
+    assertThat(reader.next()).isTrue();
+    assertThat(reader.table()).isEqualTo(new TableName("s", "t"));
+    assertThat(reader.after().value(0)).isEqualTo(new Value.Text("abc"));
+    assertThat(reader.atEnd()).isTrue();
+  }
+
+  @Example
   void otherKindsAreDecodedWhole() throws Exception {
     LtlCommand ddl =
         new LtlCommand.Ddl(TranId.ofLong(1), Oqid.ofLong(2, 8), Optional.empty(), "drop table t");
