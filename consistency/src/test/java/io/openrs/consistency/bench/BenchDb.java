@@ -127,15 +127,45 @@ final class BenchDb implements AutoCloseable {
     return out;
   }
 
-  /** Whether {@code bench_marker} holds row {@code id}. */
-  boolean hasMarker(long id) {
-    try (Connection c = connect();
-        Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery("SELECT 1 FROM " + schema + ".bench_marker WHERE id = " + id)) {
-      return r.next();
-    } catch (SQLException e) {
-      return false;
+  /**
+   * Looks for markers on one connection, opened at the first look and again after a failed one: a
+   * catch-up timed to 20 ms polls then costs the database a query per poll, not a new session (a
+   * backend's start takes milliseconds of the CPU both systems share). Not thread-safe: one poller.
+   */
+  MarkerWatch markerWatch() {
+    return new MarkerWatch();
+  }
+
+  /** See {@link #markerWatch}. */
+  final class MarkerWatch implements AutoCloseable {
+    private Connection c;
+
+    boolean has(long id) {
+      try {
+        if (c == null) {
+          c = connect();
+        }
+        try (Statement s = c.createStatement();
+            ResultSet r =
+                s.executeQuery("SELECT 1 FROM " + schema + ".bench_marker WHERE id = " + id)) {
+          return r.next();
+        }
+      } catch (SQLException e) {
+        close();
+        return false;
+      }
+    }
+
+    @Override
+    public void close() {
+      if (c != null) {
+        try {
+          c.close();
+        } catch (SQLException e) {
+          // dropped by the server: nothing to release
+        }
+        c = null;
+      }
     }
   }
 

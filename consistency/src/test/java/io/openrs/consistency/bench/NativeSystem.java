@@ -87,10 +87,13 @@ final class NativeSystem implements AutoCloseable {
   }
 
   void awaitMarker(long id, Duration timeout) {
-    await()
-        .atMost(timeout)
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> replicate.hasMarker(id));
+    try (BenchDb.MarkerWatch watch = replicate.markerWatch()) {
+      await()
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(20))
+          .pollInSameThread() // the watch's connection has one user
+          .until(() -> watch.has(id));
+    }
   }
 
   @Override

@@ -249,10 +249,13 @@ final class OurSystem implements AutoCloseable {
   }
 
   void awaitMarker(long id, Duration timeout) {
-    await()
-        .atMost(timeout)
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> replicate.hasMarker(id));
+    try (BenchDb.MarkerWatch watch = replicate.markerWatch()) {
+      await()
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(20))
+          .pollInSameThread() // the watch's connection has one user
+          .until(() -> watch.has(id));
+    }
   }
 
   /**
