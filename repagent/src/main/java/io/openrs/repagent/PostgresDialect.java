@@ -494,6 +494,7 @@ final class PostgresDialect implements SourceDialect {
     private final TransactionAssembler out;
     private final AgentCounters counters;
     private final RowImages images = new RowImages();
+    private final ChangeEnvelopes envelopes = new ChangeEnvelopes();
     private final String transactionTopic;
     private final Map<TableName, Boolean> fullIdentity = new HashMap<>();
     private final TableName heartbeat =
@@ -553,16 +554,16 @@ final class PostgresDialect implements SourceDialect {
         materialization.notification(out, (Struct) record.value());
         return false;
       }
-      if (!(record.value() instanceof Struct value) || value.schema().field("op") == null) {
+      if (!(record.value() instanceof Struct value) || envelopes.of(value).op() == null) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
         return !out.inTransaction() && !materialization.holding(); // materialization hook
       }
-      if (value.schema().field("message") != null) {
+      ChangeEnvelopes.Fields fields = envelopes.of(value);
+      if (fields.message() != null) {
         return message(value);
       }
-      Struct src = value.getStruct("source");
-      TableName table = new TableName(src.getString("schema"), src.getString("table"));
-      String op = value.getString("op");
+      TableName table = envelopes.table((Struct) value.get(fields.source()));
+      String op = (String) value.get(fields.op());
       if (table.equals(heartbeat)) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
         return op.equals("r") ? skippedSnapshotRow(value, offset) : !out.inTransaction();
@@ -572,7 +573,7 @@ final class PostgresDialect implements SourceDialect {
         return !out.inTransaction();
       }
       if (op.equals("r") && Materialization.isIncremental(value)) { // materialization hook
-        materialization.row(out, table, images.all(value.getStruct("after")));
+        materialization.row(out, table, images.all(after(value)));
         counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
         return false;
       }
@@ -649,11 +650,15 @@ final class PostgresDialect implements SourceDialect {
       return false;
     }
 
+    private Struct after(Struct value) {
+      return (Struct) value.get(envelopes.of(value).after());
+    }
+
     private void addChange(SourceRecord record, Struct value, TableName table, String op) {
       switch (op) {
         case "c":
           {
-            var after = images.all(value.getStruct("after"));
+            var after = images.all(after(value));
             if (held != null) {
               // held.pairsWith(record) held (map released it otherwise): one key update.
               var before = held.before();
@@ -668,7 +673,7 @@ final class PostgresDialect implements SourceDialect {
         case "u":
           {
             var before = beforeImage(record, value, table);
-            var after = images.all(value.getStruct("after"));
+            var after = images.all(after(value));
             out.add((t, o) -> new LtlCommand.Update(t, o, table, before, after));
             return;
           }
@@ -740,7 +745,7 @@ final class PostgresDialect implements SourceDialect {
 
     private List<io.openrs.ltl.Column> beforeImage(
         SourceRecord record, Struct value, TableName table) {
-      Struct before = value.getStruct("before");
+      Struct before = (Struct) value.get(envelopes.of(value).before());
       Struct key = record.key() instanceof Struct k ? k : null;
       if (before != null && (key == null || isFullIdentity(table))) {
         return images.all(before);
