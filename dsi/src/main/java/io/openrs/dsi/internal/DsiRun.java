@@ -54,8 +54,11 @@ public final class DsiRun {
     hc.setUsername(target.user());
     hc.setPassword(target.password());
     hc.setPoolName("rs-dsi-" + target.name());
+    // A fixed pool: the DSI's sessions (and HVAR's catalog connection) are opened in the
+    // background from the resume on, while DSI-S reads its first transactions, instead of one by
+    // one when each thread first asks (tens of milliseconds each on a busy replicate).
     hc.setMaximumPoolSize(settings.numThreads() + 1);
-    hc.setMinimumIdle(0);
+    hc.setMinimumIdle(settings.numThreads() + 1);
     hc.setAutoCommit(false);
     hc.setConnectionTimeout(5_000);
     hc.setValidationTimeout(2_000);
