@@ -79,6 +79,65 @@ public final class ChildJvm implements AutoCloseable {
     return List.of();
   }
 
+  /** The children's class path, made once (see {@link #classPath}). */
+  private static String childClassPath;
+
+  /**
+   * This JVM's class path for the children, with each directory on it (a module's {@code
+   * target/classes} in a reactor build) replaced by a jar of it made once per test JVM: JDK 17
+   * refuses to write a class-data-sharing archive while a non-empty directory is on the class path
+   * ("Cannot have non-empty directory in paths", at the child's exit), so without this no child
+   * ever had one. Jars are also what {@code bin/repserver} and {@code bin/repagent} run.
+   */
+  private static synchronized String classPath() {
+    String cp = System.getProperty("java.class.path");
+    if (!CDS) {
+      return cp;
+    }
+    if (childClassPath == null) {
+      List<String> out = new ArrayList<>();
+      try {
+        Files.createDirectories(CDS_DIR);
+        int n = 0;
+        for (String entry : cp.split(java.io.File.pathSeparator)) {
+          Path dir = Path.of(entry);
+          if (Files.isDirectory(dir)) {
+            Path jar = CDS_DIR.resolve("classes-" + (n++) + ".jar");
+            jar.toFile().deleteOnExit();
+            jarOf(dir, jar);
+            out.add(jar.toString());
+          } else {
+            out.add(entry);
+          }
+        }
+        childClassPath = String.join(java.io.File.pathSeparator, out);
+      } catch (IOException e) {
+        childClassPath = cp; // the children start as before, without an archive
+      }
+    }
+    return childClassPath;
+  }
+
+  /** A jar of every file under {@code dir}, directory entries included, as the jar tool makes. */
+  private static void jarOf(Path dir, Path jar) throws IOException {
+    List<Path> paths;
+    try (var walk = Files.walk(dir)) {
+      paths = walk.filter(p -> !p.equals(dir)).sorted().toList();
+    }
+    try (var zip = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+      for (Path p : paths) {
+        String name = dir.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+        if (Files.isDirectory(p)) {
+          zip.putNextEntry(new java.util.jar.JarEntry(name + "/"));
+        } else {
+          zip.putNextEntry(new java.util.jar.JarEntry(name));
+          Files.copy(p, zip);
+        }
+        zip.closeEntry();
+      }
+    }
+  }
+
   /** After a child exits: if it was to write its kind's archive and did not, another may. */
   private void releaseCdsClaim() {
     String main = mainClass;
@@ -168,7 +227,7 @@ public final class ChildJvm implements AutoCloseable {
       cmd.addAll(List.of(extra.split("\\s+")));
     }
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(classPath());
     cmd.add(mainClass);
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
