@@ -128,16 +128,23 @@ final class BenchDb implements AutoCloseable {
   }
 
   /**
-   * Looks for markers on one connection, opened at the first look and again after a failed one: a
-   * catch-up timed to 20 ms polls then costs the database a query per poll, not a new session (a
-   * backend's start takes milliseconds of the CPU both systems share). Not thread-safe: one poller.
+   * Waits until {@code bench_marker} holds row {@code id}, looking every 20 ms on one connection
+   * (opened at the first look and again after a failed one): a catch-up timed to 20 ms polls then
+   * costs the database a query per poll, not a new session (a backend's start takes milliseconds of
+   * the CPU both systems share).
    */
-  MarkerWatch markerWatch() {
-    return new MarkerWatch();
+  void awaitMarker(long id, Duration timeout) {
+    try (MarkerWatch watch = new MarkerWatch()) {
+      await()
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(20))
+          .pollInSameThread() // the watch's connection has one user
+          .until(() -> watch.has(id));
+    }
   }
 
-  /** See {@link #markerWatch}. */
-  final class MarkerWatch implements AutoCloseable {
+  /** The connection {@link #awaitMarker} looks on. Not thread-safe: one poller. */
+  private final class MarkerWatch implements AutoCloseable {
     private Connection c;
 
     boolean has(long id) {

@@ -249,13 +249,7 @@ final class OurSystem implements AutoCloseable {
   }
 
   void awaitMarker(long id, Duration timeout) {
-    try (BenchDb.MarkerWatch watch = replicate.markerWatch()) {
-      await()
-          .atMost(timeout)
-          .pollInterval(Duration.ofMillis(20))
-          .pollInSameThread() // the watch's connection has one user
-          .until(() -> watch.has(id));
-    }
+    replicate.awaitMarker(id, timeout);
   }
 
   /**
