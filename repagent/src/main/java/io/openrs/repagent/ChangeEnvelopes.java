@@ -22,10 +22,15 @@ final class ChangeEnvelopes {
   /** The envelope's fields; {@code op} null if the record is not a change envelope. */
   record Fields(Field op, Field source, Field before, Field after, Field message) {}
 
+  /** The fields of a record value that is not a struct: none. */
+  static final Fields NONE = new Fields(null, null, null, null, null);
+
   private record SourceFields(Field schema, Field table) {}
 
   private final Map<Schema, Fields> envelopes = new IdentityHashMap<>();
   private final Map<Schema, SourceFields> sources = new IdentityHashMap<>();
+  private Schema lastEnvelope; // the schema of the last of() and its fields: a record's later
+  private Fields lastFields; // reads of its envelope cost a reference compare
   private String lastSchema;
   private String lastTableName;
   private TableName lastTable;
@@ -33,6 +38,9 @@ final class ChangeEnvelopes {
   /** The fields of {@code envelope}'s schema. */
   Fields of(Struct envelope) {
     Schema s = envelope.schema();
+    if (s == lastEnvelope) {
+      return lastFields;
+    }
     Fields f = envelopes.get(s);
     if (f == null) {
       f =
@@ -47,6 +55,8 @@ final class ChangeEnvelopes {
       }
       envelopes.put(s, f);
     }
+    lastEnvelope = s;
+    lastFields = f;
     return f;
   }
 

@@ -554,11 +554,13 @@ final class PostgresDialect implements SourceDialect {
         materialization.notification(out, (Struct) record.value());
         return false;
       }
-      if (!(record.value() instanceof Struct value) || envelopes.of(value).op() == null) {
+      ChangeEnvelopes.Fields fields =
+          record.value() instanceof Struct v ? envelopes.of(v) : ChangeEnvelopes.NONE;
+      if (fields.op() == null) {
         counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
         return !out.inTransaction() && !materialization.holding(); // materialization hook
       }
-      ChangeEnvelopes.Fields fields = envelopes.of(value);
+      Struct value = (Struct) record.value();
       if (fields.message() != null) {
         return message(value);
       }
