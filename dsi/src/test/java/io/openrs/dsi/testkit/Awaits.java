@@ -1,5 +1,6 @@
 package io.openrs.dsi.testkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.openrs.dsi.DsiConnection;
@@ -7,6 +8,7 @@ import io.openrs.dsi.DsiState;
 import io.openrs.ltl.Oqid;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /** Waiting for the DSI, failing at once with its failure if it goes down. */
 public final class Awaits {
@@ -35,6 +37,18 @@ public final class Awaits {
                 return watch.reached(expected);
               });
     }
+  }
+
+  /**
+   * Waits until {@code counter} reads {@code expected}. For the counters the DSI books right after
+   * a replicate commit ({@code DSITranGroupsCommit}, {@code DSITransUngroupedCommit}): a test that
+   * saw rs_lastcommit reach a transaction ({@link #applied}) can read them a moment before they
+   * count it. A value that never comes fails after 10 s.
+   */
+  public static void counted(LongSupplier counter, long expected) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(counter.getAsLong()).isEqualTo(expected));
   }
 
   /** Waits until the DSI is down. */
