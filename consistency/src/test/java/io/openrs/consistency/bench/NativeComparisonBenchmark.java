@@ -48,7 +48,30 @@ class NativeComparisonBenchmark {
   private static final Logger LOG = LoggerFactory.getLogger(NativeComparisonBenchmark.class);
   private static final Duration CATCH_UP = Duration.ofMinutes(20);
 
-  private static final List<String> SYSTEMS = List.of("native", "continuous", "parallel", "hvar");
+  private static final List<String> OUR_MODES = List.of("continuous", "parallel", "hvar");
+
+  /** Native, then the modes of ours chosen with {@code bench.native.systems} (default: all). */
+  private static final List<String> SYSTEMS = systems();
+
+  private static List<String> systems() {
+    List<String> chosen = new ArrayList<>(List.of("native"));
+    for (String s :
+        System.getProperty("bench.native.systems", String.join(",", OUR_MODES)).split(",")) {
+      String mode = s.trim();
+      if (!OUR_MODES.contains(mode)) {
+        throw new IllegalArgumentException(
+            "bench.native.systems: '" + mode + "' is not one of " + OUR_MODES);
+      }
+      if (!chosen.contains(mode)) {
+        chosen.add(mode);
+      }
+    }
+    if (chosen.size() == 1) {
+      throw new IllegalArgumentException("bench.native.systems names none of " + OUR_MODES);
+    }
+    return List.copyOf(chosen);
+  }
+
   // Like native's apply worker, which commits with synchronous_commit = off, our DSIs commit
   // without waiting for the replicate's WAL flush (dsi_synchronous_commit off); the outbound queue
   // is confirmed only behind the flush. -Dbench.native.syncCommit=on measures the default instead.
@@ -223,7 +246,7 @@ class NativeComparisonBenchmark {
       for (java.util.concurrent.CompletableFuture<Void> f : starting) {
         f.join();
       }
-      selfCheck(wl, pairs.get("continuous"));
+      selfCheck(wl, pairs.get(SYSTEMS.get(1)));
       for (int r = 1; r <= rounds; r++) {
         List<String> order = rotate(SYSTEMS, r - 1);
         LOG.info(
@@ -509,9 +532,11 @@ class NativeComparisonBenchmark {
         }
         b.append('\n');
       }
-      Stats.Summary start = get(w, "agent start s", "continuous");
+      Stats.Summary start = get(w, "agent start s", SYSTEMS.get(1));
       if (start != null) {
-        b.append("\nAgent JVM start, included in (1) for our modes (continuous): ")
+        b.append("\nAgent JVM start, included in (1) for our modes (")
+            .append(SYSTEMS.get(1))
+            .append("): ")
             .append(start.format(" s"))
             .append('\n');
       }
