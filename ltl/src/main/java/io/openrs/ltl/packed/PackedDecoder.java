@@ -64,6 +64,41 @@ public final class PackedDecoder extends PackedInput {
   }
 
   /**
+   * The head of the row change filling all of {@code message} (its frame, transaction, OQID, table
+   * and snapshot flag), or empty when the message holds another kind of command. The row images are
+   * not read: the frame's body length bounds them, but their contents are checked only when the
+   * command is decoded.
+   */
+  public Optional<PackedRowHead> rowHead(byte[] message) throws PackedFormatException {
+    this.buf = message;
+    this.base = 0;
+    this.pos = 0;
+    int kind = commandHeader(message.length);
+    if (end != message.length) {
+      throw error(end, (message.length - end) + " bytes after the command");
+    }
+    PackedRowReader.Kind rowKind =
+        switch (kind) {
+          case KIND_INSERT -> PackedRowReader.Kind.INSERT;
+          case KIND_UPDATE -> PackedRowReader.Kind.UPDATE;
+          case KIND_DELETE -> PackedRowReader.Kind.DELETE;
+          default -> null;
+        };
+    if (rowKind == null) {
+      return Optional.empty();
+    }
+    try {
+      TranId t = tran();
+      Oqid o = oqid();
+      TableName table = table();
+      boolean snapshot = rowKind == PackedRowReader.Kind.INSERT && flags() != 0;
+      return Optional.of(new PackedRowHead(rowKind, t, o, table, snapshot));
+    } catch (IllegalArgumentException e) {
+      throw error(pos, "invalid " + kindName(kind) + ": " + e.getMessage());
+    }
+  }
+
+  /**
    * Decodes consecutive packed commands in {@code buf[offset, offset+length)}, handing each to
    * {@code sink}; commands of unknown kind are skipped by their length.
    *

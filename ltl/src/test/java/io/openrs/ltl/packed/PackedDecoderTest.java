@@ -108,4 +108,64 @@ class PackedDecoderTest {
     byte[] doc = HexFormat.of().parseHex(PackedFormatDocTest.EXAMPLE_HEX);
     assertThat(decoder.decode(doc)).contains(PackedFormatDocTest.EXAMPLE);
   }
+
+  @Test
+  void aRowHeadNamesTheChangeWithoutReadingItsImages() throws Exception {
+    byte[] b = encoder.encode(INSERT);
+    int tagAt = b.length - 4; // damage the image: the head still reads, the decode does not
+    b[tagAt] = 77;
+    assertThat(decoder.rowHead(b))
+        .contains(
+            new PackedRowHead(
+                PackedRowReader.Kind.INSERT,
+                TranId.ofLong(0x2f1),
+                Oqid.ofLong(0x2c, 12),
+                new TableName("public", "orders"),
+                false));
+    assertThatThrownBy(() -> decoder.decode(b)).isInstanceOf(PackedFormatException.class);
+  }
+
+  @Test
+  void aRowHeadCarriesKindAndSnapshotFlag() throws Exception {
+    TranId t = TranId.ofLong(7);
+    Oqid o = Oqid.ofLong(9, 1);
+    TableName table = new TableName("s", "t");
+    List<Column> row = List.of(new Column("id", new Value.Int32(1)));
+    assertThat(decoder.rowHead(encoder.encode(new LtlCommand.Insert(t, o, table, true, row))))
+        .contains(new PackedRowHead(PackedRowReader.Kind.INSERT, t, o, table, true));
+    assertThat(decoder.rowHead(encoder.encode(new LtlCommand.Update(t, o, table, row, row))))
+        .contains(new PackedRowHead(PackedRowReader.Kind.UPDATE, t, o, table, false));
+    assertThat(decoder.rowHead(encoder.encode(new LtlCommand.Delete(t, o, table, row))))
+        .contains(new PackedRowHead(PackedRowReader.Kind.DELETE, t, o, table, false));
+    assertThat(decoder.rowHead(encoder.encode(new LtlCommand.Truncate(t, o, table)))).isEmpty();
+    assertThat(decoder.rowHead(encoder.encode(new LtlCommand.Rollback(t, o)))).isEmpty();
+  }
+
+  @Test
+  void aRowHeadChecksTheFrameAndTheHead() {
+    byte[] b = encoder.encode(INSERT);
+    byte[] longer = Arrays.copyOf(b, b.length + 1);
+    assertThatThrownBy(() -> decoder.rowHead(longer))
+        .isInstanceOfSatisfying(
+            PackedFormatException.class, e -> assertThat(e.offset()).isEqualTo(b.length))
+        .hasMessageContaining("1 bytes after the command");
+    byte[] cut = Arrays.copyOf(b, 6);
+    assertThatThrownBy(() -> decoder.rowHead(cut)).isInstanceOf(PackedFormatException.class);
+    byte[] badTable = encoder.encode(INSERT);
+    int tableLength = indexOf(badTable, "orders".getBytes()) - 1;
+    badTable[tableLength] = 100; // longer than the body
+    assertThatThrownBy(() -> decoder.rowHead(badTable))
+        .isInstanceOfSatisfying(
+            PackedFormatException.class, e -> assertThat(e.offset()).isEqualTo(tableLength))
+        .hasMessageContaining("string length 100");
+  }
+
+  private static int indexOf(byte[] in, byte[] what) {
+    for (int i = 0; i + what.length <= in.length; i++) {
+      if (Arrays.equals(in, i, i + what.length, what, 0, what.length)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
+  }
 }

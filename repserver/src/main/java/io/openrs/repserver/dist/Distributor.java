@@ -12,6 +12,7 @@ import io.openrs.ltl.packed.PackedEncoder;
 import io.openrs.repserver.rules.ReplicationRules;
 import io.openrs.repserver.rules.TableRules;
 import io.openrs.repserver.sqt.InboundRereader;
+import io.openrs.repserver.sqt.QueuedCommand;
 import io.openrs.repserver.sqt.SortedTransaction;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -141,9 +142,9 @@ public final class Distributor {
     materializationRows = false;
     if (!t.removed()) {
       Map<Integer, List<byte[]>> parts = new LinkedHashMap<>();
-      for (LtlCommand.InTransaction c : t.body()) {
+      for (QueuedCommand c : t.body()) {
         stats.cmdsRead++;
-        route(c, (target, mapped) -> add(parts, target, mapped, commit.oqid()));
+        route(c, (target, mapped, source) -> add(parts, target, mapped, source, commit.oqid()));
       }
       List<CompletableFuture<?>> writes = new ArrayList<>();
       for (Map.Entry<Integer, List<byte[]>> e : parts.entrySet()) {
@@ -163,13 +164,13 @@ public final class Distributor {
       throws DistributionException, InterruptedException {
     TreeSet<Integer> targets = new TreeSet<>();
     materializationRows = false;
-    Iterator<LtlCommand.InTransaction> scan = rereader.body(t);
+    Iterator<QueuedCommand> scan = rereader.body(t);
     while (scan.hasNext()) {
-      LtlCommand.InTransaction c = scan.next();
+      QueuedCommand c = scan.next();
       stats.cmdsRead++;
       route(
           c,
-          (target, mapped) -> {
+          (target, mapped, source) -> {
             if (!isHeld(target, t.commit().oqid())) {
               targets.add(target);
             }
@@ -186,16 +187,16 @@ public final class Distributor {
         long forThisTarget = 0;
         materializationRows = false;
         completed.clear();
-        Iterator<LtlCommand.InTransaction> body = rereader.body(t);
+        Iterator<QueuedCommand> body = rereader.body(t);
         while (body.hasNext()) {
-          LtlCommand.InTransaction c = body.next();
+          QueuedCommand c = body.next();
           List<byte[]> forTarget = chunk;
           int before = chunk.size();
           route(
               c,
-              (tg, mapped) -> {
+              (tg, mapped, source) -> {
                 if (tg == target) {
-                  forTarget.add(OriginEnvelope.pack(originId, mapped, encoder));
+                  forTarget.add(envelope(mapped, source));
                 }
               });
           forThisTarget += chunk.size() - before;
@@ -220,20 +221,33 @@ public final class Distributor {
     return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
   }
 
+  /** Takes each command routed to a target: {@code mapped}, or when null {@code source} as is. */
   private interface Sink {
-    void accept(int target, LtlCommand.InTransaction mapped);
+    void accept(int target, LtlCommand.InTransaction mapped, QueuedCommand source);
   }
 
-  private void route(LtlCommand.InTransaction c, Sink sink) throws DistributionException {
-    if (c instanceof LtlCommand.RowChange change) {
-      List<SubscriptionRoute> rs = routesFor(change.table());
+  /** The outbound message of a routed command: the source's own bytes when it passes unchanged. */
+  private byte[] envelope(LtlCommand.InTransaction mapped, QueuedCommand source) {
+    return mapped == null
+        ? OriginEnvelope.wrap(originId, source.packed(encoder))
+        : OriginEnvelope.pack(originId, mapped, encoder);
+  }
+
+  private void route(QueuedCommand queued, Sink sink) throws DistributionException {
+    if (queued.isRowChange()) {
+      List<SubscriptionRoute> rs = routesFor(queued.table());
       boolean any = false;
-      boolean materializationRow =
-          materializationRows && change instanceof LtlCommand.Insert i && i.snapshot();
+      boolean materializationRow = materializationRows && queued.isSnapshotInsert();
       for (SubscriptionRoute r : rs) {
         if (materializationRow && !r.materializing()) {
           continue;
         }
+        if (r.passesUnchanged()) {
+          any = true;
+          sink.accept(r.replicateConnectionId(), null, queued);
+          continue;
+        }
+        LtlCommand.RowChange change = (LtlCommand.RowChange) queued.command();
         List<LtlCommand.InTransaction> mapped;
         try {
           mapped = r.routeAll(change);
@@ -254,16 +268,19 @@ public final class Distributor {
         }
         for (LtlCommand.InTransaction m : mapped) {
           any = true;
-          sink.accept(r.replicateConnectionId(), m);
+          sink.accept(r.replicateConnectionId(), m, queued);
         }
       }
       if (!any) {
         stats.cmdsNoSubscriber++;
       }
-    } else if (c instanceof LtlCommand.Truncate t) {
+      return;
+    }
+    LtlCommand.InTransaction c = queued.command();
+    if (c instanceof LtlCommand.Truncate t) {
       List<SubscriptionRoute> rs = routesFor(t.table());
       for (SubscriptionRoute r : rs) {
-        sink.accept(r.replicateConnectionId(), r.mapTruncate(t));
+        sink.accept(r.replicateConnectionId(), r.mapTruncate(t), queued);
       }
       if (rs.isEmpty()) {
         stats.cmdsNoSubscriber++;
@@ -286,23 +303,25 @@ public final class Distributor {
       LtlCommand.Ticket stamped =
           new LtlCommand.Ticket(ticket.tran(), ticket.oqid(), ticket.time(), headers);
       for (int target : originTargets) {
-        sink.accept(target, stamped);
+        sink.accept(target, stamped, queued);
       }
-    } else if (c instanceof LtlCommand.Ddl ddl) {
+    } else if (c instanceof LtlCommand.Ddl) {
       for (int target : databaseLevelTargets()) {
-        sink.accept(target, ddl);
+        sink.accept(target, null, queued);
       }
     }
   }
 
   private void add(
-      Map<Integer, List<byte[]>> parts, int target, LtlCommand.InTransaction c, Oqid commitOqid) {
+      Map<Integer, List<byte[]>> parts,
+      int target,
+      LtlCommand.InTransaction mapped,
+      QueuedCommand source,
+      Oqid commitOqid) {
     if (isHeld(target, commitOqid)) {
       return;
     }
-    parts
-        .computeIfAbsent(target, k -> new ArrayList<>())
-        .add(OriginEnvelope.pack(originId, c, encoder));
+    parts.computeIfAbsent(target, k -> new ArrayList<>()).add(envelope(mapped, source));
   }
 
   private boolean isHeld(int target, Oqid commitOqid) {

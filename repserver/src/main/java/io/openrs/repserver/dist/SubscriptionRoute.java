@@ -107,6 +107,15 @@ public record SubscriptionRoute(
     return false;
   }
 
+  /**
+   * Whether every row change reaches this subscription's replicate exactly as the primary sent it
+   * (a database-level replication definition, no where clause, not materializing): then {@link
+   * #routeAll} returns the change itself, and DIST passes its packed bytes without decoding them.
+   */
+  public boolean passesUnchanged() {
+    return repDef.isEmpty() && where.isEmpty() && !materializing;
+  }
+
   /** The command this subscription's replicate gets, if any. */
   public Optional<LtlCommand.InTransaction> route(LtlCommand.RowChange change) {
     if (where.isEmpty()) {

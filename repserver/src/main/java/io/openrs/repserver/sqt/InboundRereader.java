@@ -31,12 +31,12 @@ public final class InboundRereader {
   }
 
   /** The body of {@code t} (begin and commit excluded), in log order. */
-  public Iterator<LtlCommand.InTransaction> body(SortedTransaction t) {
+  public Iterator<QueuedCommand> body(SortedTransaction t) {
     if (!t.removed()) {
       return t.body().iterator();
     }
     return new Iterator<>() {
-      private final ArrayDeque<LtlCommand.InTransaction> ready = new ArrayDeque<>();
+      private final ArrayDeque<QueuedCommand> ready = new ArrayDeque<>();
       private QueuePosition next = t.firstPosition();
       private boolean first = true;
       private boolean done;
@@ -50,7 +50,7 @@ public final class InboundRereader {
       }
 
       @Override
-      public LtlCommand.InTransaction next() {
+      public QueuedCommand next() {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
@@ -80,12 +80,11 @@ public final class InboundRereader {
             done = true;
             return;
           }
-          Optional<LtlCommand> c = decode(m);
+          Optional<QueuedCommand> c = read(m);
           if (c.isPresent()
-              && c.get() instanceof LtlCommand.InTransaction in
-              && in.tran().equals(t.tran())
-              && !(in instanceof LtlCommand.Begin)) {
-            ready.add(in);
+              && c.get().tran().equals(t.tran())
+              && (c.get().isRowChange() || !(c.get().command() instanceof LtlCommand.Begin))) {
+            ready.add(c.get());
             stats.cmdsReread++;
           }
         }
@@ -93,9 +92,9 @@ public final class InboundRereader {
     };
   }
 
-  private Optional<LtlCommand> decode(QueueMessage m) {
+  private Optional<QueuedCommand> read(QueueMessage m) {
     try {
-      return decoder.decode(m.payload());
+      return QueuedCommand.read(inbound.id().toString(), m.position(), m.payload(), decoder);
     } catch (PackedFormatException e) {
       throw new IllegalStateException(
           "inbound queue " + inbound.id() + " holds a damaged command at " + m.position(), e);

@@ -18,7 +18,8 @@ import java.util.Optional;
  * @param begin the begin command, absent when the transaction's begin was not seen (see {@link
  *     TransactionSorter})
  * @param commit the commit command
- * @param body the cached commands in log order, or empty when removed
+ * @param body the cached commands in log order (row changes' images decoded only when asked), or
+ *     empty when removed
  * @param removed whether the body was removed from the cache
  * @param firstPosition inbound position of the transaction's first command
  * @param commitPosition inbound position of the commit
@@ -29,7 +30,7 @@ public record SortedTransaction(
     TranId tran,
     Optional<LtlCommand.Begin> begin,
     LtlCommand.Commit commit,
-    List<LtlCommand.InTransaction> body,
+    List<QueuedCommand> body,
     boolean removed,
     QueuePosition firstPosition,
     QueuePosition commitPosition,
@@ -41,5 +42,10 @@ public record SortedTransaction(
     if (removed && !body.isEmpty()) {
       throw new IllegalArgumentException("a removed transaction carries no cached body");
     }
+  }
+
+  /** The cached body decoded (each row change's images read now if they were not yet). */
+  public List<LtlCommand.InTransaction> commands() {
+    return body.stream().map(QueuedCommand::command).toList();
   }
 }

@@ -1,6 +1,5 @@
 package io.openrs.repserver.sqt;
 
-import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.packed.PackedDecoder;
 import io.openrs.ltl.packed.PackedFormatException;
 import io.openrs.queue.QueueMessage;
@@ -41,6 +40,7 @@ public final class SqtDistThread extends Thread {
   private final Consumer<String> onStop;
   private final ConcurrentLinkedQueue<Long> durable = new ConcurrentLinkedQueue<>();
   private final PackedDecoder decoder = new PackedDecoder();
+  private final String queueName;
   private volatile boolean stopping;
   private volatile Throwable failure;
 
@@ -53,6 +53,7 @@ public final class SqtDistThread extends Thread {
     super("SQT/DIST " + originName);
     setDaemon(true);
     this.inbound = inbound;
+    this.queueName = inbound.id().toString();
     this.sorter = sorter;
     this.distributor = distributor;
     this.onStop = onStop;
@@ -94,20 +95,21 @@ public final class SqtDistThread extends Thread {
   }
 
   private void process(QueueMessage m) throws DistributionException, InterruptedException {
-    Optional<LtlCommand> decoded;
+    Optional<QueuedCommand> read;
     try {
-      decoded = decoder.decode(m.payload());
+      read = QueuedCommand.read(queueName, m.position(), m.payload(), decoder);
     } catch (PackedFormatException e) {
       throw new IllegalStateException(
           "inbound queue " + inbound.id() + " holds a damaged command at " + m.position(), e);
     }
-    if (decoded.isEmpty() || !(decoded.get() instanceof LtlCommand.InTransaction cmd)) {
+    if (read.isEmpty()) {
       LOG.warn(
           "inbound queue {} position {}: not a transaction command, skipped",
           inbound.id(),
           m.position());
       return;
     }
+    QueuedCommand cmd = read.get();
     tracker.read(cmd.tran(), m.position());
     TransactionSorter.Outcome outcome = sorter.accept(m.position(), cmd, m.payload().length);
     if (outcome instanceof TransactionSorter.Committed committed) {

@@ -46,7 +46,7 @@ public final class TransactionSorter {
     final TranId tran;
     final QueuePosition firstPosition;
     LtlCommand.Begin begin;
-    List<LtlCommand.InTransaction> body = new ArrayList<>();
+    List<QueuedCommand> body = new ArrayList<>();
     boolean removed;
     long commandCount;
     long bytes;
@@ -86,9 +86,21 @@ public final class TransactionSorter {
    * @param packedBytes its size in the queue, the unit of the cache bound
    */
   public Outcome accept(QueuePosition position, LtlCommand.InTransaction command, int packedBytes) {
+    return accept(position, QueuedCommand.of(command), packedBytes);
+  }
+
+  /**
+   * Takes the next command of the queue as read from it (a row change's images not yet decoded).
+   *
+   * @param position the command's position in the inbound queue
+   * @param queued the command
+   * @param packedBytes its size in the queue, the unit of the cache bound
+   */
+  public Outcome accept(QueuePosition position, QueuedCommand queued, int packedBytes) {
     stats.cmdsRead++;
-    TranId tran = command.tran();
+    TranId tran = queued.tran();
     OpenTransaction t = open.get(tran);
+    LtlCommand.InTransaction command = queued.isRowChange() ? null : queued.command();
     if (command instanceof LtlCommand.Commit commit) {
       if (t == null) {
         t = openTransaction(tran, position);
@@ -131,7 +143,7 @@ public final class TransactionSorter {
     t.commandCount++;
     t.bytes += packedBytes;
     if (!t.removed) {
-      t.body.add(command);
+      t.body.add(queued);
       t.cachedBytes += packedBytes;
       cachedBytes += packedBytes;
       if (cachedBytes > maxCacheBytes) {

@@ -76,9 +76,9 @@ class TransactionSorterTest {
     assertThat(out)
         .extracting(SortedTransaction::tran)
         .containsExactly(TranId.ofLong(2), TranId.ofLong(1));
-    assertThat(out.get(1).body()).containsExactly(stream.get(1), stream.get(5), stream.get(9));
+    assertThat(out.get(1).commands()).containsExactly(stream.get(1), stream.get(5), stream.get(9));
     assertThat(out.get(1).begin()).contains((LtlCommand.Begin) stream.get(0));
-    assertThat(out.get(0).body()).containsExactly(stream.get(3));
+    assertThat(out.get(0).commands()).containsExactly(stream.get(3));
     assertThat(rolledBack).containsExactly(TranId.ofLong(3));
     assertThat(sorter.openTransactions()).isZero();
     assertThat(sorter.cachedBytes()).isZero();
@@ -125,6 +125,6 @@ class TransactionSorterTest {
     SortedTransaction t =
         ((TransactionSorter.Committed) sorter.accept(pos(), commit(7), 10)).transaction();
     assertThat(t.begin()).isEmpty();
-    assertThat(t.body()).containsExactly(i);
+    assertThat(t.commands()).containsExactly(i);
   }
 }
