@@ -135,7 +135,7 @@ class NativeComparisonBenchmark {
     int rounds = (int) prop("rounds", 2);
     measures = System.getProperty("bench.native.measures", "e2e,dsi,lag");
     Duration lag = Duration.ofSeconds(prop("lagSeconds", 5));
-    lagWarmup = Duration.ofSeconds(prop("lagWarmupSeconds", 10));
+    lagWarmup = Duration.ofSeconds(prop("lagWarmupSeconds", 0));
     out = Path.of(System.getProperty("bench.native.out", "target/native-bench")).toAbsolutePath();
     Files.createDirectories(out);
     List<BenchWorkload> workloads = new ArrayList<>();
@@ -338,8 +338,8 @@ class NativeComparisonBenchmark {
           BenchDb[] pr = pairs.get(s);
           OurSystem o = ours.get(s);
           if (!lagWarmup.isZero()) {
-            // The same load, not recorded, so (3) sees the system at its steady state (warm JIT,
-            // pools and caches) rather than its start; a backlog left by it counts in (3).
+            // The same load, not recorded, so (3) starts with warm JITs, pools and caches; a
+            // backlog the system could not drain during it counts in (3).
             long warm = wl.run(pr[0], r * 10 + 4, lagWarmup);
             LOG.info("{} lag {}: warm-up of {} changes", wl.name(), s, warm);
           }
