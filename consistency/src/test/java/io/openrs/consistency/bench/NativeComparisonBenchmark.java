@@ -96,6 +96,24 @@ class NativeComparisonBenchmark {
     return m;
   }
 
+  /**
+   * Connection parameters for one of our modes, with {@code bench.native.<mode>.params} ({@code
+   * name=value,...}) over its defaults, e.g. {@code -Dbench.native.hvar.params=dsi_num_threads=2}.
+   */
+  private static Map<String, String> modeParams(String mode) {
+    Map<String, String> m = new LinkedHashMap<>(MODES.get(mode));
+    String extra = System.getProperty("bench.native." + mode + ".params", "").trim();
+    for (String nv : extra.isEmpty() ? new String[0] : extra.split(",")) {
+      int eq = nv.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            "bench.native." + mode + ".params: '" + nv + "' is not name=value");
+      }
+      m.put(nv.substring(0, eq).trim(), nv.substring(eq + 1).trim());
+    }
+    return m;
+  }
+
   private final AtomicLong markers = new AtomicLong(1);
 
   /** workload | measurement | system -> samples. */
@@ -162,6 +180,9 @@ class NativeComparisonBenchmark {
             rounds,
             lag.toSeconds(),
             lagWarmup.toSeconds()));
+    for (String s : SYSTEMS.subList(1, SYSTEMS.size())) {
+      note(s + " connection parameters: " + modeParams(s));
+    }
     int w = 0;
     for (BenchWorkload wl : workloads) {
       w++;
@@ -232,7 +253,7 @@ class NativeComparisonBenchmark {
       List<java.util.concurrent.CompletableFuture<Void>> starting = new ArrayList<>();
       for (String s : SYSTEMS.subList(1, SYSTEMS.size())) {
         BenchDb[] pr = pairs.get(s);
-        OurSystem o = new OurSystem(s, out.resolve("w" + w + "-" + s), pr[0], pr[1], MODES.get(s));
+        OurSystem o = new OurSystem(s, out.resolve("w" + w + "-" + s), pr[0], pr[1], modeParams(s));
         closing.add(o);
         ours.put(s, o);
         long first = markers.getAndAdd(1000);
