@@ -65,6 +65,9 @@ final class AheadInserts implements InsertStream {
     }
   }
 
+  /** How many chunks a table other than the one loading gathers before the load switches to it. */
+  static final int SWITCH_CHUNKS = 8;
+
   private final Dialect dialect;
   private final Session session;
   private final Parents parents;
@@ -193,7 +196,12 @@ final class AheadInserts implements InsertStream {
       return;
     }
     for (Table t : tables.values()) {
-      if (t.committedBytes - t.sentBytes >= chunk) {
+      // The load open on the session takes its table's rows a chunk at a time; another table's
+      // rows wait until they fill SWITCH_CHUNKS chunks, as a switch ends one load and opens the
+      // next (round trips and the backend's set-up of a COPY each). The rows are kept until the
+      // group ends either way, so waiting costs no memory.
+      int threshold = loading == null || t == loading ? chunk : chunk * SWITCH_CHUNKS;
+      if (t.committedBytes - t.sentBytes >= threshold) {
         Connection c = session.connection();
         if (c == null) {
           return;
