@@ -248,7 +248,9 @@ class FileStableQueueTest {
 
   @Test
   void dumpIsTheRandomAccessReadAndIsServedFromTheCache() throws Exception {
-    StableQueue cached = fx.manager.createQueue(Q, SMALL);
+    // A cache of 64 blocks holds all 30 messages even when group commit gives each its own block
+    // (SMALL's 16 blocks did not: then message 7's block was overwritten, and read from the file).
+    StableQueue cached = fx.manager.createQueue(Q, SMALL.withCacheSizeBytes(64L * 16 * 1024));
     StableQueue uncached =
         fx.manager.createQueue(QueueId.outbound(102), SMALL.withCacheSizeBytes(0));
     for (StableQueue q : List.of(cached, uncached)) {
