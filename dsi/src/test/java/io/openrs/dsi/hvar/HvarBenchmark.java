@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ul>
  *   <li>(a) the realistic OLTP mix: 70% inserts, 20% updates, 10% deletes, 10 to 100 commands per
- *       transaction, rows of about 240 bytes ({@code bench.mix.commands});
+ *       transaction, rows of about 240 bytes ({@code bench.mix.commands}), each command on one of
+ *       {@code bench.mix.tables} tables of the same shape, chosen at random (default 1);
  *   <li>(b) pure inserts into the purchase table, transactions of 1,000 rows ({@code
  *       bench.insert.rows}), and the physical limit: a raw {@code COPY} of the same rows, encoded
  *       beforehand, into an empty table of the same definition;
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.Timeout;
 @Tag("benchmark")
 class HvarBenchmark {
   private static final int MIX_SIZE = Integer.getInteger("bench.mix.commands", 200_000);
+  private static final int MIX_TABLES = Integer.getInteger("bench.mix.tables", 1);
   private static final int INSERT_SIZE = Integer.getInteger("bench.insert.rows", 300_000);
   private static final int HOT_SIZE = Integer.getInteger("bench.hot.commands", 200_000);
   private static final int THREADS = Integer.getInteger("bench.hvar.threads", 1);
@@ -94,7 +96,14 @@ class HvarBenchmark {
     mixCommands = MIX_SIZE;
     insertRows = INSERT_SIZE;
     hotCommands = HOT_SIZE;
-    out.add("HVAR with dsi_num_threads " + THREADS + ", " + ROUNDS + " round(s)");
+    out.add(
+        "HVAR with dsi_num_threads "
+            + THREADS
+            + ", "
+            + ROUNDS
+            + " round(s), (a) on "
+            + MIX_TABLES
+            + " table(s)");
     List<Double> mixRatio = new ArrayList<>();
     List<Double> insertRatio = new ArrayList<>();
     List<Double> copyRatio = new ArrayList<>();
@@ -290,14 +299,20 @@ class HvarBenchmark {
     Path dir = Files.createTempDirectory("hvar-bench-a");
     try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("hvar_bench_a");
         OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
-      s.exec(
-          "CREATE TABLE orders (order_id bigint PRIMARY KEY, customer_id integer, amount"
-              + " numeric(12,2), status text, note text, created timestamptz)");
+      List<TableName> tables = new ArrayList<>();
+      for (int i = 0; i < MIX_TABLES; i++) {
+        String name = MIX_TABLES == 1 ? "orders" : "orders_" + i;
+        s.exec(
+            "CREATE TABLE "
+                + name
+                + " (order_id bigint PRIMARY KEY, customer_id integer, amount numeric(12,2),"
+                + " status text, note text, created timestamptz)");
+        tables.add(new TableName(s.name(), name));
+      }
       Backlog b = new Backlog(q);
       Random r = new Random(1);
       List<Long> live = new ArrayList<>();
       long nextId = 1;
-      TableName t = new TableName(s.name(), "orders");
       while (b.commands < mixCommands) {
         List<LtlCommand> tx = new ArrayList<>();
         TranId id = b.begin(tx);
@@ -307,22 +322,32 @@ class HvarBenchmark {
           if (p < 0.7 || live.size() < 100) {
             long k = nextId++;
             live.add(k);
-            tx.add(new LtlCommand.Insert(id, b.next(), t, false, order(k, r)));
+            tx.add(new LtlCommand.Insert(id, b.next(), tableOf(tables, k), false, order(k, r)));
           } else if (p < 0.9) {
             long k = live.get(r.nextInt(live.size()));
-            tx.add(new LtlCommand.Update(id, b.next(), t, key("order_id", k), order(k, r)));
+            tx.add(
+                new LtlCommand.Update(
+                    id, b.next(), tableOf(tables, k), key("order_id", k), order(k, r)));
           } else {
             long k = live.remove(r.nextInt(live.size()));
-            tx.add(new LtlCommand.Delete(id, b.next(), t, key("order_id", k)));
+            tx.add(new LtlCommand.Delete(id, b.next(), tableOf(tables, k), key("order_id", k)));
           }
         }
         b.commit(id, tx);
       }
       double cont = apply("(a) mix, continuous", s, q, continuous(), b.last, b.commands);
-      s.exec("TRUNCATE orders", "DELETE FROM rs_lastcommit", "VACUUM ANALYZE orders");
+      for (TableName t : tables) {
+        s.exec("TRUNCATE " + t.table(), "VACUUM ANALYZE " + t.table());
+      }
+      s.exec("DELETE FROM rs_lastcommit");
       double hv = apply("(a) mix, HVAR", s, q, hvar(), b.last, b.commands);
       return new double[] {cont, hv};
     }
+  }
+
+  /** A key's table: keys are spread over the tables at random (by a hash of the key). */
+  private static TableName tableOf(List<TableName> tables, long k) {
+    return tables.get((int) Long.remainderUnsigned(k * 0x9E3779B97F4A7C15L >>> 17, tables.size()));
   }
 
   private static List<Column> key(String name, long k) {
