@@ -229,7 +229,7 @@ public final class Distributor {
   /** The outbound message of a routed command: the source's own bytes when it passes unchanged. */
   private byte[] envelope(LtlCommand.InTransaction mapped, QueuedCommand source) {
     return mapped == null
-        ? OriginEnvelope.wrap(originId, source.packed(encoder))
+        ? OriginEnvelope.wrap(originId, source.packed())
         : OriginEnvelope.pack(originId, mapped, encoder);
   }
 

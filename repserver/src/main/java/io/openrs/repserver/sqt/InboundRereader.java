@@ -23,9 +23,11 @@ public final class InboundRereader {
   private final int chunkMessages;
   private final SqtStats stats;
   private final PackedDecoder decoder = new PackedDecoder();
+  private final String queueName;
 
   public InboundRereader(StableQueue inbound, int chunkMessages, SqtStats stats) {
     this.inbound = inbound;
+    this.queueName = inbound.id().toString();
     this.chunkMessages = chunkMessages;
     this.stats = stats;
   }
@@ -94,7 +96,7 @@ public final class InboundRereader {
 
   private Optional<QueuedCommand> read(QueueMessage m) {
     try {
-      return QueuedCommand.read(inbound.id().toString(), m.position(), m.payload(), decoder);
+      return QueuedCommand.read(queueName, m.position(), m.payload(), decoder);
     } catch (PackedFormatException e) {
       throw new IllegalStateException(
           "inbound queue " + inbound.id() + " holds a damaged command at " + m.position(), e);

@@ -5,12 +5,9 @@ import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.TranId;
 import io.openrs.ltl.packed.PackedDecoder;
-import io.openrs.ltl.packed.PackedEncoder;
 import io.openrs.ltl.packed.PackedFormatException;
 import io.openrs.ltl.packed.PackedRowHead;
-import io.openrs.ltl.packed.PackedRowReader;
 import io.openrs.queue.QueuePosition;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -74,12 +71,6 @@ public final class QueuedCommand {
     return Optional.empty();
   }
 
-  /** A command that is already decoded (packed when first asked). */
-  public static QueuedCommand of(LtlCommand.InTransaction command) {
-    Objects.requireNonNull(command, "command");
-    return new QueuedCommand(null, null, null, null, null, command);
-  }
-
   public TranId tran() {
     return head != null ? head.tran() : command.tran();
   }
@@ -90,26 +81,20 @@ public final class QueuedCommand {
 
   /** Whether this is an insert, update or delete. */
   public boolean isRowChange() {
-    return head != null || command instanceof LtlCommand.RowChange;
+    return head != null;
   }
 
   /** The table of a row change. */
   public TableName table() {
-    if (head != null) {
-      return head.table();
+    if (head == null) {
+      throw new IllegalStateException(command + " is not a row change");
     }
-    if (command instanceof LtlCommand.RowChange c) {
-      return c.table();
-    }
-    throw new IllegalStateException(command + " is not a row change");
+    return head.table();
   }
 
   /** Whether this is an insert marked as a snapshot row. */
   public boolean isSnapshotInsert() {
-    if (head != null) {
-      return head.kind() == PackedRowReader.Kind.INSERT && head.snapshot();
-    }
-    return command instanceof LtlCommand.Insert i && i.snapshot();
+    return head != null && head.snapshot();
   }
 
   /**
@@ -149,9 +134,9 @@ public final class QueuedCommand {
     return command != null;
   }
 
-  /** The command's packed bytes: as read from the queue, or packed now with {@code encoder}. */
-  public byte[] packed(PackedEncoder encoder) {
-    return packed != null ? packed : encoder.encode(command);
+  /** The command's packed bytes, as read from the queue. */
+  public byte[] packed() {
+    return packed;
   }
 
   @Override

@@ -43,9 +43,4 @@ public record SortedTransaction(
       throw new IllegalArgumentException("a removed transaction carries no cached body");
     }
   }
-
-  /** The cached body decoded (each row change's images read now if they were not yet). */
-  public List<LtlCommand.InTransaction> commands() {
-    return body.stream().map(QueuedCommand::command).toList();
-  }
 }

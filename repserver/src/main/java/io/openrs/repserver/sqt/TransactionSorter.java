@@ -79,17 +79,6 @@ public final class TransactionSorter {
   }
 
   /**
-   * Takes the next command of the queue.
-   *
-   * @param position the command's position in the inbound queue
-   * @param command the command
-   * @param packedBytes its size in the queue, the unit of the cache bound
-   */
-  public Outcome accept(QueuePosition position, LtlCommand.InTransaction command, int packedBytes) {
-    return accept(position, QueuedCommand.of(command), packedBytes);
-  }
-
-  /**
    * Takes the next command of the queue as read from it (a row change's images not yet decoded).
    *
    * @param position the command's position in the inbound queue

@@ -42,7 +42,7 @@ class QueuedCommandTest {
     assertThat(q.table()).isEqualTo(ORDERS);
     assertThat(q.isSnapshotInsert()).isTrue();
     assertThat(q.isDecoded()).isFalse();
-    assertThat(q.packed(encoder)).isSameAs(payload);
+    assertThat(q.packed()).isSameAs(payload);
     assertThat(q.command()).isEqualTo(INSERT);
     assertThat(q.isDecoded()).isTrue();
   }
@@ -78,13 +78,5 @@ class QueuedCommandTest {
             QueuedCommand.read(
                 "101:0", AT, encoder.encode(new LtlCommand.GetTruncation()), decoder))
         .isEmpty();
-  }
-
-  @Test
-  void aDecodedCommandIsPackedWhenAsked() {
-    QueuedCommand q = QueuedCommand.of(INSERT);
-    assertThat(q.isRowChange()).isTrue();
-    assertThat(q.table()).isEqualTo(ORDERS);
-    assertThat(q.packed(encoder)).isEqualTo(encoder.encode(INSERT));
   }
 }

@@ -8,6 +8,9 @@ import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.TranId;
 import io.openrs.ltl.Value;
+import io.openrs.ltl.packed.PackedDecoder;
+import io.openrs.ltl.packed.PackedEncoder;
+import io.openrs.ltl.packed.PackedFormatException;
 import io.openrs.queue.QueuePosition;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +22,8 @@ class TransactionSorterTest {
 
   private static final Instant T = Instant.parse("2026-11-21T00:00:00Z");
   private static final TableName TABLE = new TableName("public", "t");
+  private final PackedEncoder encoder = new PackedEncoder();
+  private final PackedDecoder decoder = new PackedDecoder();
   private long oqid;
   private int row;
 
@@ -47,6 +52,22 @@ class TransactionSorterTest {
     return new QueuePosition(0, 0, row++);
   }
 
+  /** {@code c} as SQT reads it from the queue: packed, then read back. */
+  private TransactionSorter.Outcome accept(
+      TransactionSorter sorter, LtlCommand.InTransaction c, int packedBytes) {
+    QueuePosition at = pos();
+    try {
+      QueuedCommand q = QueuedCommand.read("101:1", at, encoder.encode(c), decoder).orElseThrow();
+      return sorter.accept(at, q, packedBytes);
+    } catch (PackedFormatException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static List<LtlCommand.InTransaction> commands(SortedTransaction t) {
+    return t.body().stream().map(QueuedCommand::command).toList();
+  }
+
   @Test
   void interleavedTransactionsComeOutWholeInCommitOrderAndRollbacksVanish() {
     TransactionSorter sorter = new TransactionSorter("101:1", 1 << 20, new SqtStats());
@@ -66,7 +87,7 @@ class TransactionSorterTest {
     List<SortedTransaction> out = new ArrayList<>();
     List<TranId> rolledBack = new ArrayList<>();
     for (LtlCommand.InTransaction c : stream) {
-      TransactionSorter.Outcome o = sorter.accept(pos(), c, 100);
+      TransactionSorter.Outcome o = accept(sorter, c, 100);
       if (o instanceof TransactionSorter.Committed committed) {
         out.add(committed.transaction());
       } else if (o instanceof TransactionSorter.RolledBack rb) {
@@ -76,9 +97,9 @@ class TransactionSorterTest {
     assertThat(out)
         .extracting(SortedTransaction::tran)
         .containsExactly(TranId.ofLong(2), TranId.ofLong(1));
-    assertThat(out.get(1).commands()).containsExactly(stream.get(1), stream.get(5), stream.get(9));
+    assertThat(commands(out.get(1))).containsExactly(stream.get(1), stream.get(5), stream.get(9));
     assertThat(out.get(1).begin()).contains((LtlCommand.Begin) stream.get(0));
-    assertThat(out.get(0).commands()).containsExactly(stream.get(3));
+    assertThat(commands(out.get(0))).containsExactly(stream.get(3));
     assertThat(rolledBack).containsExactly(TranId.ofLong(3));
     assertThat(sorter.openTransactions()).isZero();
     assertThat(sorter.cachedBytes()).isZero();
@@ -88,21 +109,21 @@ class TransactionSorterTest {
   void aFullCacheRemovesTheLargestOpenTransactionWhichIsThenMarkedForRereading() {
     SqtStats stats = new SqtStats();
     TransactionSorter sorter = new TransactionSorter("101:1", 1000, stats);
-    sorter.accept(pos(), begin(1), 10);
-    sorter.accept(pos(), begin(2), 10);
+    accept(sorter, begin(1), 10);
+    accept(sorter, begin(2), 10);
     for (int i = 0; i < 8; i++) {
-      sorter.accept(pos(), insert(1, i), 100);
+      accept(sorter, insert(1, i), 100);
     }
-    sorter.accept(pos(), insert(2, 99), 100);
+    accept(sorter, insert(2, 99), 100);
     assertThat(sorter.cachedBytes()).isEqualTo(900);
-    sorter.accept(pos(), insert(1, 8), 100); // 1000: still fits
-    sorter.accept(pos(), insert(2, 100), 100); // 1100: tran 1 (900 bytes) goes
+    accept(sorter, insert(1, 8), 100); // 1000: still fits
+    accept(sorter, insert(2, 100), 100); // 1100: tran 1 (900 bytes) goes
     assertThat(stats.transRemoved).isEqualTo(1);
     assertThat(sorter.cachedBytes()).isEqualTo(200);
-    sorter.accept(pos(), insert(1, 9), 100); // removed transactions stay out of the cache
+    accept(sorter, insert(1, 9), 100); // removed transactions stay out of the cache
     assertThat(sorter.cachedBytes()).isEqualTo(200);
 
-    TransactionSorter.Outcome o1 = sorter.accept(pos(), commit(1), 10);
+    TransactionSorter.Outcome o1 = accept(sorter, commit(1), 10);
     SortedTransaction t1 = ((TransactionSorter.Committed) o1).transaction();
     assertThat(t1.removed()).isTrue();
     assertThat(t1.body()).isEmpty();
@@ -110,7 +131,7 @@ class TransactionSorterTest {
     assertThat(t1.firstPosition()).isEqualTo(new QueuePosition(0, 0, 0));
 
     SortedTransaction t2 =
-        ((TransactionSorter.Committed) sorter.accept(pos(), commit(2), 10)).transaction();
+        ((TransactionSorter.Committed) accept(sorter, commit(2), 10)).transaction();
     assertThat(t2.removed()).isFalse();
     assertThat(t2.body()).hasSize(2);
     assertThat(sorter.cachedBytes()).isZero();
@@ -121,10 +142,10 @@ class TransactionSorterTest {
   void aCommandWithoutBeginOpensItsTransactionImplicitly() {
     TransactionSorter sorter = new TransactionSorter("101:1", 1 << 20, new SqtStats());
     LtlCommand.InTransaction i = insert(7, 1);
-    sorter.accept(pos(), i, 50);
+    accept(sorter, i, 50);
     SortedTransaction t =
-        ((TransactionSorter.Committed) sorter.accept(pos(), commit(7), 10)).transaction();
+        ((TransactionSorter.Committed) accept(sorter, commit(7), 10)).transaction();
     assertThat(t.begin()).isEmpty();
-    assertThat(t.commands()).containsExactly(i);
+    assertThat(commands(t)).containsExactly(i);
   }
 }
