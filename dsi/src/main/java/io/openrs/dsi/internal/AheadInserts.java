@@ -66,7 +66,7 @@ final class AheadInserts implements InsertStream {
   }
 
   /** How many chunks a table other than the one loading gathers before the load switches to it. */
-  static final int SWITCH_CHUNKS = 8;
+  private static final int SWITCH_CHUNKS = 8;
 
   private final Dialect dialect;
   private final Session session;
