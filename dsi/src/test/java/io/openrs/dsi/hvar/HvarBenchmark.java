@@ -38,8 +38,9 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ul>
  *   <li>(a) the realistic OLTP mix: 70% inserts, 20% updates, 10% deletes, 10 to 100 commands per
- *       transaction, rows of about 240 bytes ({@code bench.mix.commands}), each command on one of
- *       {@code bench.mix.tables} tables of the same shape, chosen at random (default 1);
+ *       transaction, rows of about 240 bytes ({@code bench.mix.commands}), over {@code
+ *       bench.mix.tables} tables of the same shape (default 1), a row's table chosen by a hash of
+ *       its key;
  *   <li>(b) pure inserts into the purchase table, transactions of 1,000 rows ({@code
  *       bench.insert.rows}), and the physical limit: a raw {@code COPY} of the same rows, encoded
  *       beforehand, into an empty table of the same definition;
@@ -345,7 +346,7 @@ class HvarBenchmark {
     }
   }
 
-  /** A key's table: keys are spread over the tables at random (by a hash of the key). */
+  /** A key's table: keys are spread over the tables by a hash of the key. */
   private static TableName tableOf(List<TableName> tables, long k) {
     return tables.get((int) Long.remainderUnsigned(k * 0x9E3779B97F4A7C15L >>> 17, tables.size()));
   }
