@@ -21,16 +21,19 @@ import java.util.function.ToIntFunction;
  * them, sent to the replicate table through the dialect's streaming bulk load ({@link RowStream},
  * PostgreSQL {@code COPY}, binary where the dialect knows every column's type) on the DSIEXEC
  * session while the group is still compiling, so the replicate loads one part of the group while
- * the next is compiled. The rows of a transaction go once it is added to the group whole; nothing
- * is committed until the group is: {@link #finish} completes the load inside the group's replicate
- * transaction, before the rest of the group.
+ * the next is compiled. The session is free for them only while no earlier unit is being applied on
+ * it ({@link SharedApplySession}); until then they wait in their buffers. The rows of a transaction
+ * go once it is added to the group whole; nothing is committed until the group is: {@link #finish}
+ * completes the load inside the group's replicate transaction, before the rest of the group.
  *
  * <p>Every row encoded stays in one buffer per table until the group is done: when the group's
  * transaction has to be run again (a lost connection, the session reconnected), {@link #finish}
  * sends them all again. A failure while streaming is kept and reported by {@link #finish}: the
  * group then fails as a whole and is rolled back, as if its bulk load had failed.
  *
- * <p>Not thread-safe: used by the thread that compiles and applies the group.
+ * <p>Not thread-safe: the compiling thread uses it until it hands the group over (through {@link
+ * HvarPipeline}), the applying thread after; {@link SharedApplySession} orders the two on the
+ * session.
  */
 final class AheadInserts implements InsertStream {
 
@@ -38,8 +41,11 @@ final class AheadInserts implements InsertStream {
 
   /** The session the rows go to while compiling. */
   interface Session {
-    /** The replicate connection, or null if there is none now (then nothing is sent yet). */
-    Connection connection();
+    /**
+     * The replicate connection {@code asking} may send on now, or null if none (then its rows wait
+     * and go with a later transaction, or at the latest with {@link #finish}).
+     */
+    Connection connection(AheadInserts asking);
   }
 
   /** What {@link #accepts} asks of the catalog: the tables {@code t}'s foreign keys reference. */
@@ -202,7 +208,7 @@ final class AheadInserts implements InsertStream {
       // group ends either way, so waiting costs no memory.
       int threshold = loading == null || t == loading ? chunk : chunk * SWITCH_CHUNKS;
       if (t.committedBytes - t.sentBytes >= threshold) {
-        Connection c = session.connection();
+        Connection c = session.connection(this);
         if (c == null) {
           return;
         }

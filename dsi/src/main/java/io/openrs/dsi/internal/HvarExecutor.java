@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * light load a group is one transaction and latency is that of continuous mode; under a backlog
  * groups fill.
  *
- * <p>With one DSIEXEC thread this thread also applies each unit on its own session ({@code
- * rs-dsi-exec-<ds.db>-1}); with more, it is {@code rs-dsi-hvar-<ds.db>} and hands units to the
- * executors through an {@link HvarPipeline}, reading the catalog on a connection of its own.
+ * <p>This thread ({@code rs-dsi-hvar-<ds.db>}) hands units to the DSIEXEC threads ({@code
+ * rs-dsi-exec-<ds.db>-<n>}) through an {@link HvarPipeline} and reads the catalog on a connection
+ * of its own, so it compiles the next group while the last one is applied. With one DSIEXEC thread
+ * the open group's inserts also go ahead on that thread's session ({@link SharedApplySession}),
+ * whenever no unit is being applied on it.
  *
  * <p>Transactions rs_lastcommit already holds are not applied; they are marked done with the next
  * unit, never ahead of earlier work that is not committed yet.
@@ -38,9 +40,8 @@ final class HvarExecutor extends DsiThread {
   private final RunContext ctx;
   private final DsiSettings.Hvar settings;
   private final HvarTables tables;
-  private final ReplicateSession session;
-  private final HvarApply direct;
   private final HvarPipeline pipeline;
+  private final SharedApplySession shared; // with one DSIEXEC thread, else null
   private Connection catalog;
 
   private NetChangeDb open;
@@ -65,42 +66,37 @@ final class HvarExecutor extends DsiThread {
   static List<DsiThread> threads(RunContext ctx) {
     HvarTables tables = new HvarTables(ctx);
     List<DsiThread> out = new ArrayList<>();
+    HvarPipeline pipeline = new HvarPipeline(ctx, ctx.settings.numThreads());
     if (ctx.settings.numThreads() == 1) {
-      out.add(new HvarExecutor(ctx, tables, null));
+      SharedApplySession shared = new SharedApplySession(new ReplicateSession(ctx, 1), pipeline);
+      out.add(new HvarExecutor(ctx, tables, pipeline, shared));
+      out.add(new ApplyThread(ctx, tables, pipeline, shared));
       return out;
     }
-    HvarPipeline pipeline = new HvarPipeline(ctx, ctx.settings.numThreads());
-    out.add(new HvarExecutor(ctx, tables, pipeline));
+    out.add(new HvarExecutor(ctx, tables, pipeline, null));
     for (int t = 1; t <= ctx.settings.numThreads(); t++) {
-      out.add(new ApplyThread(ctx, tables, pipeline, t));
+      out.add(new ApplyThread(ctx, tables, pipeline, new ReplicateSession(ctx, t)));
     }
     return out;
   }
 
-  private HvarExecutor(RunContext ctx, HvarTables tables, HvarPipeline pipeline) {
-    super(pipeline == null ? "rs-dsi-exec-" + ctx.name() + "-1" : "rs-dsi-hvar-" + ctx.name());
+  private HvarExecutor(
+      RunContext ctx, HvarTables tables, HvarPipeline pipeline, SharedApplySession shared) {
+    super("rs-dsi-hvar-" + ctx.name());
     this.ctx = ctx;
     this.settings = ctx.settings.hvar();
     this.tables = tables;
     this.pipeline = pipeline;
-    // With one DSIEXEC thread the group's new rows go ahead to the replicate on the session while
-    // the group compiles; the catalog is then read on a connection of its own.
-    this.insertsAhead = pipeline == null && AheadInserts.supported(ctx.dialect);
-    if (pipeline == null) {
-      this.session = new ReplicateSession(ctx, 1);
-      this.direct = new HvarApply(ctx, session, tables);
-    } else {
-      this.session = null;
-      this.direct = null;
-    }
+    this.shared = shared;
+    // With one DSIEXEC thread the group's new rows go ahead to the replicate on its session while
+    // the group compiles (and no earlier unit is being applied there).
+    this.insertsAhead = shared != null && AheadInserts.supported(ctx.dialect);
   }
 
   @Override
   protected boolean doWork() throws Exception {
     try {
-      if (session != null && !session.connected()) {
-        session.connect();
-      } else if (session == null && ctx.lastCommit() == null) {
+      if (ctx.lastCommit() == null) {
         readLastCommit();
       }
       boolean grouping = open != null;
@@ -159,6 +155,8 @@ final class HvarExecutor extends DsiThread {
     openGroup();
     Optional<String> why;
     long start = System.nanoTime();
+    // holding the session (when free) lets the group's inserts go ahead with this transaction
+    boolean held = insertsAhead && shared.tryHold();
     try {
       why = t.packed() ? open.add(t.rows(rows), t.size()) : open.add(t.body());
     } catch (NetChangeDb.UnreadableRows e) {
@@ -167,6 +165,9 @@ final class HvarExecutor extends DsiThread {
       why = Optional.of("reading the replicate's catalog failed: " + e);
       dropCatalog();
     } finally {
+      if (held) {
+        shared.release();
+      }
       compileNanos += System.nanoTime() - start;
     }
     if (why.isPresent()) {
@@ -210,7 +211,7 @@ final class HvarExecutor extends DsiThread {
         openAhead =
             new AheadInserts(
                 ctx.dialect,
-                session::connection,
+                shared,
                 t -> tables.parents(c, t),
                 ctx.settings.cmdBatchSizeBytes(),
                 t -> lastAheadBytes.getOrDefault(t, 0),
@@ -244,9 +245,7 @@ final class HvarExecutor extends DsiThread {
       // Later groups must see the tables as DDL left them; and no later group may hold a lock
       // (its work tables are created from the replicate's tables) that a DDL or truncate waits
       // for while that group waits for it: the replicate could not see that deadlock.
-      if (pipeline != null) {
-        pipeline.awaitCompleted(seq);
-      }
+      pipeline.awaitCompleted(seq);
       tables.invalidate();
     }
   }
@@ -306,13 +305,8 @@ final class HvarExecutor extends DsiThread {
             ahead != null && (ahead.rows() > 0 || ahead.failed()) ? ahead : null));
   }
 
-  private void submit(HvarPipeline.Unit u)
-      throws ReplicateSession.Down, ReplicateSession.Stopping, InterruptedException {
-    if (pipeline == null) {
-      direct.apply(u, HvarPipeline.IN_ORDER);
-    } else {
-      pipeline.put(u);
-    }
+  private void submit(HvarPipeline.Unit u) throws ReplicateSession.Stopping, InterruptedException {
+    pipeline.put(u);
   }
 
   /** A transaction holding DDL or a truncate: nothing is compiled until it is applied. */
@@ -322,11 +316,8 @@ final class HvarExecutor extends DsiThread {
 
   // ---- the catalog connection ------------------------------------------------------------------
 
-  /** The connection the compiler reads the catalog on: the session's, or its own. */
+  /** The connection the compiler reads the catalog on: its own. */
   private Connection catalog() throws ReplicateSession.Stopping, InterruptedException {
-    if (session != null && !insertsAhead) {
-      return session.connection();
-    }
     while (catalog == null) {
       try {
         Connection c = ctx.pool.getConnection();
@@ -342,7 +333,7 @@ final class HvarExecutor extends DsiThread {
     return catalog;
   }
 
-  /** Pipelined: rs_lastcommit is read here first, to know what is applied before compiling. */
+  /** rs_lastcommit is read here first, to know what is applied before compiling. */
   private void readLastCommit() throws ReplicateSession.Stopping, InterruptedException {
     while (ctx.lastCommit() == null) {
       try {
@@ -390,10 +381,8 @@ final class HvarExecutor extends DsiThread {
   @Override
   protected void onExit() {
     if (openAhead != null) {
-      openAhead.abandon(); // a group not applied: its rows go with the session's rollback
-    }
-    if (session != null) {
-      session.close();
+      // a group not applied: its rows go with the session's rollback
+      shared.abandon(openAhead);
     }
     if (catalog != null) {
       try {
@@ -406,18 +395,38 @@ final class HvarExecutor extends DsiThread {
     }
   }
 
-  /** A DSIEXEC thread of a pipelined HVAR: applies the units the compiling thread hands it. */
+  /**
+   * A DSIEXEC thread of HVAR: applies the units the compiling thread hands it, on its own session
+   * or, the only one, on the session it shares with the compiling thread's inserts ahead.
+   */
   static final class ApplyThread extends DsiThread {
     private final RunContext ctx;
     private final HvarPipeline pipeline;
     private final ReplicateSession session;
+    private final SharedApplySession shared; // or null
     private final HvarApply apply;
 
-    ApplyThread(RunContext ctx, HvarTables tables, HvarPipeline pipeline, int thread) {
-      super("rs-dsi-exec-" + ctx.name() + "-" + thread);
+    ApplyThread(
+        RunContext ctx, HvarTables tables, HvarPipeline pipeline, ReplicateSession session) {
+      this(ctx, tables, pipeline, session, null);
+    }
+
+    ApplyThread(
+        RunContext ctx, HvarTables tables, HvarPipeline pipeline, SharedApplySession shared) {
+      this(ctx, tables, pipeline, shared.session(), shared);
+    }
+
+    private ApplyThread(
+        RunContext ctx,
+        HvarTables tables,
+        HvarPipeline pipeline,
+        ReplicateSession session,
+        SharedApplySession shared) {
+      super("rs-dsi-exec-" + ctx.name() + "-" + session.thread());
       this.ctx = ctx;
       this.pipeline = pipeline;
-      this.session = new ReplicateSession(ctx, thread);
+      this.session = session;
+      this.shared = shared;
       this.apply = new HvarApply(ctx, session, tables);
     }
 
@@ -425,11 +434,21 @@ final class HvarExecutor extends DsiThread {
     protected boolean doWork() throws Exception {
       try {
         if (!session.connected()) {
-          session.connect();
+          hold();
+          try {
+            session.connect();
+          } finally {
+            release();
+          }
         }
         HvarPipeline.Unit u = pipeline.take(200);
         if (u != null) {
-          apply.apply(u, pipeline.gate);
+          hold();
+          try {
+            apply.apply(u, pipeline.gate);
+          } finally {
+            release();
+          }
         }
         return !ctx.stopping();
       } catch (ReplicateSession.Stopping e) {
@@ -456,9 +475,25 @@ final class HvarExecutor extends DsiThread {
               ctx.clock.instant()));
     }
 
+    private void hold() throws InterruptedException {
+      if (shared != null) {
+        shared.hold();
+      }
+    }
+
+    private void release() {
+      if (shared != null) {
+        shared.release();
+      }
+    }
+
     @Override
     protected void onExit() {
-      session.close();
+      if (shared != null) {
+        shared.close();
+      } else {
+        session.close();
+      }
     }
   }
 }

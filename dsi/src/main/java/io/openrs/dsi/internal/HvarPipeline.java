@@ -10,12 +10,12 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * HVAR's units of work and their order. The compiling thread numbers units (a compiled group, or
- * one transaction to apply in continuous mode) from 1 in commit order. With one DSIEXEC thread it
- * applies them itself; with more, this pipeline hands them to the executors: each loads its group's
- * work tables at once but touches the replicate tables only after the unit before it completed
- * ({@link #awaitTurn}), so commit order holds and the next group loads while the previous commits.
- * At most {@code dsi_num_threads} units are in flight, which bounds memory. Waits end when the run
- * stops. Thread-safe.
+ * one transaction to apply in continuous mode) from 1 in commit order and this pipeline hands them
+ * to the DSIEXEC threads: each loads its group's work tables at once but touches the replicate
+ * tables only after the unit before it completed ({@link Gate#awaitTurn}), so commit order holds
+ * and the next group loads while the previous commits. At most {@code dsi_num_threads} units are in
+ * flight, which bounds memory; with one DSIEXEC thread that is one unit applying while the next
+ * group compiles. Waits end when the run stops. Thread-safe.
  */
 final class HvarPipeline {
 
@@ -72,16 +72,6 @@ final class HvarPipeline {
     /** Unit {@code seq} is done (committed, logged, or found applied). */
     void complete(long seq);
   }
-
-  /** One thread applies every unit in order: nothing to wait for. */
-  static final Gate IN_ORDER =
-      new Gate() {
-        @Override
-        public void awaitTurn(long seq) {}
-
-        @Override
-        public void complete(long seq) {}
-      };
 
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -150,6 +140,16 @@ final class HvarPipeline {
           }
         }
       };
+
+  /** True if every unit handed over has completed (none waits, none is being applied). */
+  boolean idle() {
+    lock.lock();
+    try {
+      return inFlight == 0;
+    } finally {
+      lock.unlock();
+    }
+  }
 
   /** Waits until unit {@code seq} (and every one before it) completed. */
   void awaitCompleted(long seq) throws ReplicateSession.Stopping, InterruptedException {

@@ -538,6 +538,79 @@ class HvarBehaviourIT {
     }
   }
 
+  /**
+   * HVAR compiles the next group while the last one applies: with a group held at the replicate (a
+   * row lock the test holds), the next one (new keys, which go ahead, and an update of one of the
+   * held group's new keys) is compiled and handed over, and no third is compiled (one group
+   * applies, one waits); its new rows wait for the session. Once the lock goes both commit, in
+   * order.
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void theNextGroupCompilesWhileTheLastOneApplies(TestDb db) throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_overlap");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db), "INSERT INTO t (id, a) VALUES (1, 0)");
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> held = new ArrayList<>(inserts(x, 1001, 3)); // 1001..1300
+      held.add(x.begin().update("t", row("id", i64(1)), row("a", i64(1))).commit());
+      try (java.sql.Connection holder = s.connect();
+          java.sql.Statement lock = holder.createStatement()) {
+        holder.setAutoCommit(false);
+        lock.executeQuery("SELECT a FROM t WHERE id = 1 FOR UPDATE").close();
+        q.append(held);
+        try (Run r = start(s, q, Hvar.settings())) {
+          await().atMost(Duration.ofSeconds(60)).until(() -> waitingForLock(s));
+          long closed = r.counter(DsiCounter.HVAR_GROUP_CMDS);
+          List<Workload.Tx> next = new ArrayList<>(inserts(x, 2001, 3)); // 2001..2300
+          next.add(x.begin().update("t", row("id", i64(1300)), row("a", i64(-1))).commit());
+          next.addAll(inserts(x, 3001, 2)); // 3001..3200
+          q.append(next.subList(0, 4));
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> r.counter(DsiCounter.HVAR_GROUP_CMDS) == closed + 1);
+          q.append(next.subList(4, next.size())); // waits: one group applies, one is handed over
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(
+                  () ->
+                      Hvar.counter(r.reg(), DsiCounter.CMDS_READ)
+                          == 309 + 513); // with begins, commits
+          assertThat(r.counter(DsiCounter.HVAR_GROUP_CMDS)).isEqualTo(closed + 1);
+          assertThat(waitingForLock(s)).isTrue();
+          assertThat(Replicate.lastCommits(s)).isEmpty();
+          holder.rollback();
+          Awaits.applied(r.dsi(), s, Map.of(101, next.get(next.size() - 1).commitOqid()));
+          assertThat(Hvar.rows(s, "SELECT count(*), sum(a) FROM t"))
+              // 1 (a 1), 1001..1300 with 1300's a -1, 2001..2300, 3001..3200
+              .containsExactly("801," + (1 + 345_150 - 1300 - 1 + 645_150 + 620_100));
+          assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+          assertThat(r.counter(DsiCounter.HVAR_TRANS_CONTINUOUS)).isZero();
+        }
+      }
+    }
+  }
+
+  /** True while a DSI session waits for a row lock. */
+  private static boolean waitingForLock(TestDb.Scratch s) throws Exception {
+    if (s.db() == TestDb.POSTGRESQL) {
+      return !Hvar.rows(
+              s,
+              "SELECT pid FROM pg_stat_activity WHERE application_name = 'openrs-dsi rds."
+                  + s.name()
+                  + "' AND wait_event_type = 'Lock'")
+          .isEmpty();
+    }
+    return !Hvar.rows(
+            s,
+            "SELECT t.trx_id FROM information_schema.innodb_trx t JOIN"
+                + " information_schema.processlist p ON p.id = t.trx_mysql_thread_id WHERE"
+                + " t.trx_state = 'LOCK WAIT' AND p.db = '"
+                + s.name()
+                + "'")
+        .isEmpty();
+  }
+
   /** True while a DSI session sleeps in the trigger. */
   private static boolean sleeping(TestDb.Scratch s) throws Exception {
     if (s.db() == TestDb.POSTGRESQL) {
