@@ -61,6 +61,7 @@ public final class NetChangeDb {
   private final Function<TableName, Set<CommandConversion>> conversions;
   private final InsertStream ahead;
   private final ToIntFunction<TableName> expectedRows;
+  private final List<NetChangeDb> earlier;
   private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
   private final List<Undo> undo = new ArrayList<>();
 
@@ -102,10 +103,27 @@ public final class NetChangeDb {
       Function<TableName, Set<CommandConversion>> conversions,
       InsertStream ahead,
       ToIntFunction<TableName> expectedRows) {
+    this(source, conversions, ahead, expectedRows, List.of());
+  }
+
+  /**
+   * @param earlier sealed groups handed over before this one and perhaps not committed yet, on
+   *     other replicate sessions than the one {@code ahead} sends on: an insert of a key one of
+   *     them holds (deleted, updated, moved away; any row but one it inserted ahead) does not go
+   *     ahead, as it could meet that group's row there, still in the table or deleted but not
+   *     committed; it waits for this group's apply, which comes after theirs
+   */
+  public NetChangeDb(
+      TableSource source,
+      Function<TableName, Set<CommandConversion>> conversions,
+      InsertStream ahead,
+      ToIntFunction<TableName> expectedRows,
+      List<NetChangeDb> earlier) {
     this.source = source;
     this.conversions = conversions;
     this.ahead = ahead;
     this.expectedRows = expectedRows;
+    this.earlier = List.copyOf(earlier);
   }
 
   /** Commands of the transactions added. */
@@ -319,7 +337,8 @@ public final class NetChangeDb {
       if (t.packedKey(after)) {
         // the usual case: an integer key, kept packed, with no key object at all
         long p = t.packed[0];
-        if (t.rows.streamIfAbsent(p, t.rows.hasMapped() ? t.key(after) : null)) {
+        RowKey k = t.rows.hasMapped() || t.earlierHold ? t.key(after) : null;
+        if (!heldEarlier(t, k) && t.rows.streamIfAbsent(p, k)) {
           ahead.row(t.meta, after, t.fields);
           streamed++;
           undo.add(new Undo(t, null, null, 0, p));
@@ -328,7 +347,7 @@ public final class NetChangeDb {
         } // else as any insert: the map is as it was
       } else {
         RowKey k = t.key(after);
-        if (k != null && t.rows.putIfAbsent(k, NetRow.STREAMED) == null) {
+        if (k != null && !heldEarlier(t, k) && t.rows.putIfAbsent(k, NetRow.STREAMED) == null) {
           ahead.row(t.meta, after, t.fields);
           streamed++;
           added(t, k, NetRow.STREAMED);
@@ -352,7 +371,7 @@ public final class NetChangeDb {
       return "an insert into " + t.name() + " lacks a value of its primary key " + t.primaryKey();
     }
     // one lookup for the usual case, a key the group has not seen
-    boolean goesAhead = t.ahead && NetRow.complete(img);
+    boolean goesAhead = t.ahead && NetRow.complete(img) && !heldEarlier(t, k);
     NetRow fresh = goesAhead ? NetRow.STREAMED : NetRow.insert(img, null);
     NetRow e = t.rows.putIfAbsent(k, fresh);
     if (e == null) {
@@ -641,11 +660,31 @@ public final class NetChangeDb {
               && meta.uniqueKeys().isEmpty()
               && !conv.contains(CommandConversion.I2DI)
               && ahead.accepts(meta);
+      if (t.ahead) {
+        for (NetChangeDb e : earlier) {
+          TableNet et = e.tables.get(name);
+          t.earlierHold |= et != null && et.rows.hasMapped();
+        }
+      }
       tables.put(name, t);
       created.add(name);
     }
     lastTable = t;
     return t;
+  }
+
+  /** True if an earlier group holds {@code k} of {@code t} (other than inserted ahead). */
+  private boolean heldEarlier(TableNet t, RowKey k) {
+    if (!t.earlierHold || k == null) {
+      return false;
+    }
+    for (NetChangeDb e : earlier) {
+      TableNet et = e.tables.get(t.name());
+      if (et != null && et.rows.holdsMapped(k)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Records {@code row}, just put under {@code k} where there was none, as {@link #put} does. */
@@ -796,6 +835,9 @@ public final class NetChangeDb {
 
     /** Inserts of keys the group has not seen go ahead ({@link InsertStream}). */
     boolean ahead;
+
+    /** An earlier group ({@code earlier}) holds rows of this table: its keys do not go ahead. */
+    boolean earlierHold;
 
     /** Columns of unique keys other than the primary key, when their updates become di. */
     final BitSet uniqueColumns = new BitSet();

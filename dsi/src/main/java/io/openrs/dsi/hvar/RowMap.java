@@ -90,6 +90,11 @@ final class RowMap {
     return old;
   }
 
+  /** True if {@code k} is the key of a row that was not inserted ahead. */
+  boolean holdsMapped(RowKey k) {
+    return rows.containsKey(k);
+  }
+
   /** True if the map holds any row (not only keys inserted ahead). */
   boolean hasMapped() {
     return !rows.isEmpty();

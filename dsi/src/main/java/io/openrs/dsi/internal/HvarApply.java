@@ -88,6 +88,9 @@ final class HvarApply {
               (c, statements) -> {
                 blamed.clear();
                 if (g.ahead != null) {
+                  // the compiler kept inserts of earlier groups' keys from going ahead, not those
+                  // of transactions in continuous mode
+                  gate.awaitEarlierContinuous(g.seq);
                   long start = System.nanoTime();
                   try {
                     g.ahead.finish(c);

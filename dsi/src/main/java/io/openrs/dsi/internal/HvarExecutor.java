@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This thread ({@code rs-dsi-hvar-<ds.db>}) hands units to the DSIEXEC threads ({@code
  * rs-dsi-exec-<ds.db>-<n>}) through an {@link HvarPipeline} and reads the catalog on a connection
- * of its own, so it compiles the next group while the last one is applied. With one DSIEXEC thread
- * the open group's inserts also go ahead on that thread's session ({@link SharedApplySession}),
- * whenever no unit is being applied on it.
+ * of its own, so it compiles the next group while the last one is applied. The open group's inserts
+ * go ahead on the session of the DSIEXEC thread that will apply it ({@link SharedApplySession}),
+ * whenever no unit of that thread is being applied there.
  *
  * <p>Transactions rs_lastcommit already holds are not applied; they are marked done with the next
  * unit, never ahead of earlier work that is not committed yet.
@@ -41,7 +41,13 @@ final class HvarExecutor extends DsiThread {
   private final DsiSettings.Hvar settings;
   private final HvarTables tables;
   private final HvarPipeline pipeline;
-  private final SharedApplySession shared; // with one DSIEXEC thread, else null
+  private final List<SharedApplySession> sessions; // DSIEXEC thread n's at n - 1
+  private SharedApplySession openSession; // the open group's DSIEXEC thread's
+
+  /** A group handed over, kept until it is done: its keys keep later inserts from going ahead. */
+  private record Handed(long seq, int thread, NetChangeDb db) {}
+
+  private final java.util.ArrayDeque<Handed> handed = new java.util.ArrayDeque<>();
   private Connection catalog;
 
   private NetChangeDb open;
@@ -67,30 +73,28 @@ final class HvarExecutor extends DsiThread {
     HvarTables tables = new HvarTables(ctx);
     List<DsiThread> out = new ArrayList<>();
     HvarPipeline pipeline = new HvarPipeline(ctx, ctx.settings.numThreads());
-    if (ctx.settings.numThreads() == 1) {
-      SharedApplySession shared = new SharedApplySession(new ReplicateSession(ctx, 1), pipeline);
-      out.add(new HvarExecutor(ctx, tables, pipeline, shared));
-      out.add(new ApplyThread(ctx, tables, pipeline, shared));
-      return out;
-    }
-    out.add(new HvarExecutor(ctx, tables, pipeline, null));
+    List<SharedApplySession> sessions = new ArrayList<>();
     for (int t = 1; t <= ctx.settings.numThreads(); t++) {
-      out.add(new ApplyThread(ctx, tables, pipeline, new ReplicateSession(ctx, t)));
+      sessions.add(new SharedApplySession(new ReplicateSession(ctx, t), pipeline));
+    }
+    out.add(new HvarExecutor(ctx, tables, pipeline, sessions));
+    for (SharedApplySession s : sessions) {
+      out.add(new ApplyThread(ctx, tables, pipeline, s));
     }
     return out;
   }
 
   private HvarExecutor(
-      RunContext ctx, HvarTables tables, HvarPipeline pipeline, SharedApplySession shared) {
+      RunContext ctx, HvarTables tables, HvarPipeline pipeline, List<SharedApplySession> sessions) {
     super("rs-dsi-hvar-" + ctx.name());
     this.ctx = ctx;
     this.settings = ctx.settings.hvar();
     this.tables = tables;
     this.pipeline = pipeline;
-    this.shared = shared;
-    // With one DSIEXEC thread the group's new rows go ahead to the replicate on its session while
-    // the group compiles (and no earlier unit is being applied there).
-    this.insertsAhead = shared != null && AheadInserts.supported(ctx.dialect);
+    this.sessions = List.copyOf(sessions);
+    // The group's new rows go ahead to the replicate while the group compiles, on the session of
+    // the DSIEXEC thread that will apply it (while no earlier unit is being applied there).
+    this.insertsAhead = AheadInserts.supported(ctx.dialect);
   }
 
   @Override
@@ -156,7 +160,7 @@ final class HvarExecutor extends DsiThread {
     Optional<String> why;
     long start = System.nanoTime();
     // holding the session (when free) lets the group's inserts go ahead with this transaction
-    boolean held = insertsAhead && shared.tryHold();
+    boolean held = openSession != null && openSession.tryHold();
     try {
       why = t.packed() ? open.add(t.rows(rows), t.size()) : open.add(t.body());
     } catch (NetChangeDb.UnreadableRows e) {
@@ -166,7 +170,7 @@ final class HvarExecutor extends DsiThread {
       dropCatalog();
     } finally {
       if (held) {
-        shared.release();
+        openSession.release();
       }
       compileNanos += System.nanoTime() - start;
     }
@@ -207,17 +211,32 @@ final class HvarExecutor extends DsiThread {
   private void openGroup() throws ReplicateSession.Stopping, InterruptedException {
     if (open == null) {
       Connection c = catalog();
+      List<NetChangeDb> earlier = new ArrayList<>();
       if (insertsAhead) {
+        // the group will be the next unit handed over: its DSIEXEC thread is known now
+        int thread = pipeline.threadOf(nextSeq + 1);
+        openSession = sessions.get(thread - 1);
+        long done = pipeline.completed();
+        while (!handed.isEmpty() && handed.peekFirst().seq() <= done) {
+          handed.removeFirst();
+        }
+        for (Handed h : handed) {
+          if (h.thread() != thread) {
+            earlier.add(h.db());
+          }
+        }
         openAhead =
             new AheadInserts(
                 ctx.dialect,
-                shared,
+                openSession,
                 t -> tables.parents(c, t),
                 ctx.settings.cmdBatchSizeBytes(),
                 t -> lastAheadBytes.getOrDefault(t, 0),
                 textLoads);
       }
-      open = new NetChangeDb(tables.source(c), this::conversions, openAhead, this::expectedRows);
+      open =
+          new NetChangeDb(
+              tables.source(c), this::conversions, openAhead, this::expectedRows, earlier);
     }
   }
 
@@ -263,6 +282,7 @@ final class HvarExecutor extends DsiThread {
     long compile = compileNanos;
     open = null;
     openAhead = null;
+    openSession = null;
     openTxs.clear();
     openIgnored.clear();
     openCommands = 0;
@@ -294,9 +314,14 @@ final class HvarExecutor extends DsiThread {
         }
       }
     }
+    long seq = nextSeq + 1;
+    if (insertsAhead && sessions.size() > 1 && !txs.isEmpty()) {
+      handed.addLast(new Handed(seq, pipeline.threadOf(seq), db));
+    }
+    nextSeq = seq;
     submit(
         new HvarPipeline.Group(
-            ++nextSeq,
+            seq,
             txs,
             ignored,
             plan,
@@ -382,7 +407,7 @@ final class HvarExecutor extends DsiThread {
   protected void onExit() {
     if (openAhead != null) {
       // a group not applied: its rows go with the session's rollback
-      shared.abandon(openAhead);
+      openSession.abandon(openAhead);
     }
     if (catalog != null) {
       try {
@@ -396,36 +421,22 @@ final class HvarExecutor extends DsiThread {
   }
 
   /**
-   * A DSIEXEC thread of HVAR: applies the units the compiling thread hands it, on its own session
-   * or, the only one, on the session it shares with the compiling thread's inserts ahead.
+   * A DSIEXEC thread of HVAR: applies the units the compiling thread hands it on its session, which
+   * it shares with the compiling thread's inserts ahead of the groups it will apply.
    */
   static final class ApplyThread extends DsiThread {
     private final RunContext ctx;
     private final HvarPipeline pipeline;
     private final ReplicateSession session;
-    private final SharedApplySession shared; // or null
+    private final SharedApplySession shared;
     private final HvarApply apply;
 
     ApplyThread(
-        RunContext ctx, HvarTables tables, HvarPipeline pipeline, ReplicateSession session) {
-      this(ctx, tables, pipeline, session, null);
-    }
-
-    ApplyThread(
         RunContext ctx, HvarTables tables, HvarPipeline pipeline, SharedApplySession shared) {
-      this(ctx, tables, pipeline, shared.session(), shared);
-    }
-
-    private ApplyThread(
-        RunContext ctx,
-        HvarTables tables,
-        HvarPipeline pipeline,
-        ReplicateSession session,
-        SharedApplySession shared) {
-      super("rs-dsi-exec-" + ctx.name() + "-" + session.thread());
+      super("rs-dsi-exec-" + ctx.name() + "-" + shared.session().thread());
       this.ctx = ctx;
       this.pipeline = pipeline;
-      this.session = session;
+      this.session = shared.session();
       this.shared = shared;
       this.apply = new HvarApply(ctx, session, tables);
     }
@@ -434,20 +445,20 @@ final class HvarExecutor extends DsiThread {
     protected boolean doWork() throws Exception {
       try {
         if (!session.connected()) {
-          hold();
+          shared.hold();
           try {
             session.connect();
           } finally {
-            release();
+            shared.release();
           }
         }
-        HvarPipeline.Unit u = pipeline.take(200);
+        HvarPipeline.Unit u = pipeline.take(session.thread(), 200);
         if (u != null) {
-          hold();
+          shared.hold();
           try {
             apply.apply(u, pipeline.gate);
           } finally {
-            release();
+            shared.release();
           }
         }
         return !ctx.stopping();
@@ -475,25 +486,9 @@ final class HvarExecutor extends DsiThread {
               ctx.clock.instant()));
     }
 
-    private void hold() throws InterruptedException {
-      if (shared != null) {
-        shared.hold();
-      }
-    }
-
-    private void release() {
-      if (shared != null) {
-        shared.release();
-      }
-    }
-
     @Override
     protected void onExit() {
-      if (shared != null) {
-        shared.close();
-      } else {
-        session.close();
-      }
+      shared.close();
     }
   }
 }

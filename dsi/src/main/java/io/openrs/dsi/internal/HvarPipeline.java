@@ -2,7 +2,6 @@ package io.openrs.dsi.internal;
 
 import io.openrs.dsi.hvar.GroupPlan;
 import io.openrs.ltl.TableName;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -11,11 +10,14 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * HVAR's units of work and their order. The compiling thread numbers units (a compiled group, or
  * one transaction to apply in continuous mode) from 1 in commit order and this pipeline hands them
- * to the DSIEXEC threads: each loads its group's work tables at once but touches the replicate
- * tables only after the unit before it completed ({@link Gate#awaitTurn}), so commit order holds
- * and the next group loads while the previous commits. At most {@code dsi_num_threads} units are in
- * flight, which bounds memory; with one DSIEXEC thread that is one unit applying while the next
- * group compiles. Waits end when the run stops. Thread-safe.
+ * to the DSIEXEC threads in turn: unit {@code seq} goes to thread {@code (seq - 1) mod
+ * dsi_num_threads + 1}, so the compiling thread knows, while a group is still open, on whose
+ * session it will apply (its inserts ahead go there). Each thread loads its group's work tables at
+ * once but touches the replicate tables only after the unit before it completed ({@link
+ * Gate#awaitTurn}), so commit order holds and the next group loads while the previous commits. At
+ * most {@code dsi_num_threads} units are in flight, one per thread, which bounds memory; with one
+ * DSIEXEC thread that is one unit applying while the next group compiles. Waits end when the run
+ * stops. Thread-safe.
  */
 final class HvarPipeline {
 
@@ -71,51 +73,75 @@ final class HvarPipeline {
 
     /** Unit {@code seq} is done (committed, logged, or found applied). */
     void complete(long seq);
+
+    /**
+     * Waits until no transaction applied in continuous mode before unit {@code seq} is in flight:
+     * the compiler let inserts go ahead without knowing its keys.
+     */
+    void awaitEarlierContinuous(long seq) throws ReplicateSession.Stopping, InterruptedException;
   }
 
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final RunContext ctx;
-  private final int maxInFlight;
+  private final int threads;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final ArrayDeque<Unit> waiting = new ArrayDeque<>();
+  // per DSIEXEC thread (index thread - 1): its unit not taken yet, and its unit not done
+  private final Unit[] waiting;
+  private final Unit[] busy;
   private long completed;
   private int inFlight;
+  private int continuousInFlight;
 
-  HvarPipeline(RunContext ctx, int maxInFlight) {
+  HvarPipeline(RunContext ctx, int threads) {
     this.ctx = ctx;
-    this.maxInFlight = maxInFlight;
+    this.threads = threads;
+    this.waiting = new Unit[threads];
+    this.busy = new Unit[threads];
   }
 
-  /** Hands a unit to the executors, waiting while {@code maxInFlight} units are not done. */
+  /** The DSIEXEC thread (from 1) that applies unit {@code seq}. */
+  int threadOf(long seq) {
+    return (int) ((seq - 1) % threads) + 1;
+  }
+
+  /** Hands a unit to its DSIEXEC thread, waiting while that thread has one not done. */
   void put(Unit u) throws ReplicateSession.Stopping, InterruptedException {
+    int i = threadOf(u.seq) - 1;
     lock.lock();
     try {
-      while (inFlight >= maxInFlight) {
+      while (busy[i] != null || inFlight >= threads) {
         stopCheck();
         changed.awaitNanos(POLL_NANOS);
       }
-      waiting.addLast(u);
+      waiting[i] = u;
+      busy[i] = u;
       inFlight++;
+      if (u instanceof Continuous) {
+        continuousInFlight++;
+      }
       changed.signalAll();
     } finally {
       lock.unlock();
     }
   }
 
-  /** The next unit, or null after {@code millis} or when stopping. */
-  Unit take(long millis) throws InterruptedException {
+  /** DSIEXEC {@code thread}'s next unit, or null after {@code millis} or when stopping. */
+  Unit take(int thread, long millis) throws InterruptedException {
+    int i = thread - 1;
     long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
     lock.lock();
     try {
-      while (waiting.isEmpty()) {
+      while (waiting[i] == null) {
         if (nanos <= 0 || ctx.stopping()) {
           return null;
         }
         nanos = changed.awaitNanos(Math.min(nanos, POLL_NANOS));
       }
-      return waiting.removeFirst();
+      Unit u = waiting[i];
+      waiting[i] = null;
+      return u;
     } finally {
       lock.unlock();
     }
@@ -129,10 +155,29 @@ final class HvarPipeline {
         }
 
         @Override
+        public void awaitEarlierContinuous(long seq)
+            throws ReplicateSession.Stopping, InterruptedException {
+          lock.lock();
+          try {
+            while (continuousBefore(seq)) {
+              stopCheck();
+              changed.awaitNanos(POLL_NANOS);
+            }
+          } finally {
+            lock.unlock();
+          }
+        }
+
+        @Override
         public void complete(long seq) {
           lock.lock();
           try {
             completed = Math.max(completed, seq);
+            int i = threadOf(seq) - 1;
+            if (busy[i] instanceof Continuous) {
+              continuousInFlight--;
+            }
+            busy[i] = null;
             inFlight--;
             changed.signalAll();
           } finally {
@@ -141,11 +186,42 @@ final class HvarPipeline {
         }
       };
 
-  /** True if every unit handed over has completed (none waits, none is being applied). */
-  boolean idle() {
+  /**
+   * True if DSIEXEC {@code thread} has no unit handed over and not done (none waits, none applies).
+   */
+  boolean idle(int thread) {
     lock.lock();
     try {
-      return inFlight == 0;
+      return busy[thread - 1] == null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean continuousBefore(long seq) {
+    for (Unit u : busy) {
+      if (u instanceof Continuous && u.seq < seq) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True if a transaction applied in continuous mode is handed over and not done. */
+  boolean continuousInFlight() {
+    lock.lock();
+    try {
+      return continuousInFlight > 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The last unit done, every one before it done too (0: none yet). */
+  long completed() {
+    lock.lock();
+    try {
+      return completed;
     } finally {
       lock.unlock();
     }

@@ -4,23 +4,25 @@ import java.sql.Connection;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The one replicate session of an HVAR run with one DSIEXEC thread, shared by two threads so that
- * group N+1 compiles while group N is applied:
+ * The replicate session of one HVAR DSIEXEC thread, shared by two threads so that the groups a
+ * thread will apply load their new rows on it while they compile:
  *
  * <ul>
- *   <li>the applying thread ({@code rs-dsi-exec-<ds.db>-1}) connects, applies one unit at a time
- *       and closes the session;
- *   <li>the compiling thread ({@code rs-dsi-hvar-<ds.db>}) streams the open group's inserts ahead
- *       ({@link AheadInserts}) on it, but only while no unit is in flight: until group N has
- *       committed, group N+1's new rows wait in their buffers, then go with its next transaction.
+ *   <li>the DSIEXEC thread ({@code rs-dsi-exec-<ds.db>-<n>}) connects, applies its units one at a
+ *       time and closes the session;
+ *   <li>the compiling thread ({@code rs-dsi-hvar-<ds.db>}) streams the inserts ahead ({@link
+ *       AheadInserts}) of the open group, which this thread will apply ({@link
+ *       HvarPipeline#threadOf}), on it, but only while the thread has no unit handed over and not
+ *       done: until its previous unit has committed, the group's new rows wait in their buffers,
+ *       then go with its next transaction.
  * </ul>
  *
- * <p>Whoever uses the connection holds this object's lock. The applying thread takes it for each
+ * <p>Whoever uses the connection holds this object's lock. The DSIEXEC thread takes it for each
  * connect, unit and close; the compiling thread tries it (never waits) around adding one
- * transaction to the open group, and holding it is given the connection only when the pipeline is
- * idle. The compiling thread alone hands units over, so none starts while it sends. A load it
- * leaves open belongs to the next unit applied (its group); closing the session cancels it first,
- * as a {@code COPY} the driver still holds would block the rollback. Thread-safe.
+ * transaction to the open group, and holding it is given the connection only when the thread is
+ * idle in the pipeline. The compiling thread alone hands units over, so none starts while it sends.
+ * A load it leaves open belongs to the thread's next unit (its group); closing the session cancels
+ * it first, as a {@code COPY} the driver still holds would block the rollback. Thread-safe.
  */
 final class SharedApplySession implements AheadInserts.Session {
   private final ReentrantLock lock = new ReentrantLock();
@@ -41,7 +43,11 @@ final class SharedApplySession implements AheadInserts.Session {
 
   @Override
   public Connection connection(AheadInserts asking) {
-    if (!lock.isHeldByCurrentThread() || !pipeline.idle()) {
+    // a transaction in continuous mode on another session could still meet the rows (the compiler
+    // keeps an insert from going ahead only where an earlier group holds its key)
+    if (!lock.isHeldByCurrentThread()
+        || !pipeline.idle(session.thread())
+        || pipeline.continuousInFlight()) {
       return null;
     }
     Connection c = session.connection();

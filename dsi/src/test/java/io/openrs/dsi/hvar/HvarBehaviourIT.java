@@ -591,6 +591,123 @@ class HvarBehaviourIT {
     }
   }
 
+  /**
+   * With two DSIEXEC threads, the next group's new keys go ahead on the second session while the
+   * first group is not committed, except a key the first group holds: the first group deletes key 1
+   * (held: the test locks the row), the next inserts key 1 again. Had that insert gone ahead it
+   * would have met the row still there and failed its group (a fallback); it waits for the group's
+   * apply instead.
+   */
+  @org.junit.jupiter.api.Test
+  void withTwoThreadsAKeyAnEarlierGroupHoldsDoesNotGoAhead() throws Exception {
+    try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("hvar_ahead2");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(TestDb.POSTGRESQL), "INSERT INTO t (id, a) VALUES (1, 0), (2, 0)");
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> held =
+          List.of(
+              x.begin()
+                  .update("t", row("id", i64(2)), row("a", i64(3)))
+                  .delete("t", row("id", i64(1)))
+                  .commit());
+      try (java.sql.Connection holder = s.connect();
+          java.sql.Statement lock = holder.createStatement()) {
+        holder.setAutoCommit(false);
+        lock.executeQuery("SELECT a FROM t WHERE id = 1 FOR UPDATE").close();
+        q.append(held);
+        try (Run r = start(s, q, Hvar.settings("dsi_num_threads", "2"))) {
+          await().atMost(Duration.ofSeconds(60)).until(() -> waitingForLock(s));
+          // one transaction, so one group: key 1 again, and new keys 1001..1300
+          x.begin()
+              .insert("t", row("id", i64(1), "a", i64(5), "b", text("again"), "big", text("")));
+          for (long k = 1001; k <= 1300; k++) {
+            x.insert(
+                "t", row("id", i64(k), "a", i64(k), "b", text("n".repeat(400)), "big", text("")));
+          }
+          List<Workload.Tx> next = List.of(x.commit());
+          q.append(next);
+          // a session that does not wait inserted into t (new keys went ahead of the first group),
+          // or the group failed
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> insertedAhead(s) || r.counter(DsiCounter.HVAR_FALLBACKS) > 0);
+          assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+          assertThat(insertedAhead(s)).isTrue();
+          assertThat(waitingForLock(s)).isTrue();
+          assertThat(Replicate.lastCommits(s)).isEmpty();
+          holder.rollback();
+          Awaits.applied(r.dsi(), s, Map.of(101, next.get(next.size() - 1).commitOqid()));
+          assertThat(Hvar.rows(s, "SELECT count(*), sum(a) FROM t"))
+              .containsExactly("302," + (5 + 3 + 345_150));
+          assertThat(Hvar.rows(s, "SELECT b FROM t WHERE id = 1")).containsExactly("again");
+          assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+        }
+      }
+    }
+  }
+
+  /**
+   * With two DSIEXEC threads, a transaction applied in continuous mode (a snapshot row is not
+   * compiled) that deletes key 1, held by a row lock; the next group inserts key 1 again with new
+   * keys. The compiler does not know the continuous transaction's keys, so none of the group's rows
+   * go ahead until it is done: no fallback.
+   */
+  @org.junit.jupiter.api.Test
+  void withTwoThreadsNothingGoesAheadOfATransactionInContinuousMode() throws Exception {
+    try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("hvar_ahead_cont");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(TestDb.POSTGRESQL), "INSERT INTO t (id, a) VALUES (1, 0)");
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> held =
+          List.of(
+              x.begin()
+                  .delete("t", row("id", i64(1)))
+                  .snapshot("t", row("id", i64(2), "a", i64(2), "b", text("s"), "big", text("")))
+                  .commit());
+      try (java.sql.Connection holder = s.connect();
+          java.sql.Statement lock = holder.createStatement()) {
+        holder.setAutoCommit(false);
+        lock.executeQuery("SELECT a FROM t WHERE id = 1 FOR UPDATE").close();
+        q.append(held);
+        try (Run r = start(s, q, Hvar.settings("dsi_num_threads", "2"))) {
+          await().atMost(Duration.ofSeconds(60)).until(() -> waitingForLock(s));
+          x.begin()
+              .insert("t", row("id", i64(1), "a", i64(5), "b", text("again"), "big", text("")));
+          for (long k = 1001; k <= 1300; k++) {
+            x.insert(
+                "t", row("id", i64(k), "a", i64(k), "b", text("n".repeat(400)), "big", text("")));
+          }
+          Workload.Tx next = x.commit();
+          q.append(List.of(next));
+          // the group is compiled and handed over, and waits
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> r.counter(DsiCounter.HVAR_GROUP_CMDS) == 1);
+          assertThat(insertedAhead(s)).isFalse();
+          assertThat(waitingForLock(s)).isTrue();
+          holder.rollback();
+          Awaits.applied(r.dsi(), s, Map.of(101, next.commitOqid()));
+          assertThat(Hvar.rows(s, "SELECT count(*), sum(a) FROM t"))
+              .containsExactly("302," + (5 + 2 + 345_150));
+          assertThat(r.counter(DsiCounter.HVAR_FALLBACKS)).isZero();
+          assertThat(r.counter(DsiCounter.HVAR_TRANS_CONTINUOUS)).isEqualTo(1);
+        }
+      }
+    }
+  }
+
+  /** True while a DSI session that waits for no lock has inserted into {@code t}, uncommitted. */
+  private static boolean insertedAhead(TestDb.Scratch s) throws Exception {
+    return !Hvar.rows(
+            s,
+            "SELECT l.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE"
+                + " a.application_name = 'openrs-dsi rds."
+                + s.name()
+                + "' AND l.relation = 't'::regclass AND l.mode = 'RowExclusiveLock' AND"
+                + " a.wait_event_type IS DISTINCT FROM 'Lock'")
+        .isEmpty();
+  }
+
   /** True while a DSI session waits for a row lock. */
   private static boolean waitingForLock(TestDb.Scratch s) throws Exception {
     if (s.db() == TestDb.POSTGRESQL) {
