@@ -575,7 +575,8 @@ final class StandardParameters {
             .doc(
                 "Most memory for one HVAR group: its net changes and the source transactions it"
                     + " keeps for a fallback; reaching it ends the group. RS counts MB (default"
-                    + " 1024); ours is 256 MiB of heap per connection.")
+                    + " 1024); ours is 256 MiB of heap per group, and a connection holds up to"
+                    + " `dsi_num_threads` + 1 groups (one compiling, the others applying).")
             .build());
     all.add(
         dsiDef("dsi_compile_retry_threshold", INTEGER)
