@@ -85,6 +85,16 @@ class NativeComparisonBenchmark {
   // without waiting for the replicate's WAL flush (dsi_synchronous_commit off); the outbound queue
   // is confirmed only behind the flush. -Dbench.native.syncCommit=on measures the default instead.
   private static final String SYNC = System.getProperty("bench.native.syncCommit", "off");
+
+  /**
+   * {@code VACUUM (ANALYZE)} of the replicate before each measurement, and of the primary too
+   * before (3): this machine's PostgreSQL runs with {@code autovacuum = off}, so without it every
+   * round applies to tables holding all earlier rounds' dead tuples, which no production cluster
+   * does.
+   */
+  private static final boolean VACUUM =
+      Boolean.parseBoolean(System.getProperty("bench.native.vacuum", "true"));
+
   private static final Map<String, Map<String, String>> MODES =
       Map.of(
           "continuous",
@@ -183,12 +193,14 @@ class NativeComparisonBenchmark {
     note(
         String.format(
             Locale.ROOT,
-            "start %s, load average %s, rounds %d, lag runs of %d s after a warm-up of %d s",
+            "start %s, load average %s, rounds %d, lag runs of %d s after a warm-up of %d s,"
+                + " VACUUM (ANALYZE) before each measurement: %s",
             Instant.now(),
             loadAverage(),
             rounds,
             lag.toSeconds(),
-            lagWarmup.toSeconds()));
+            lagWarmup.toSeconds(),
+            VACUUM));
     for (String s : SYSTEMS.subList(1, SYSTEMS.size())) {
       note(s + " connection parameters: " + modeParams(s));
     }
@@ -210,6 +222,12 @@ class NativeComparisonBenchmark {
     Files.writeString(out.resolve("report.md"), report, StandardCharsets.UTF_8);
     LOG.info("\n{}", report);
     System.out.println(report);
+  }
+
+  private static void vacuum(BenchDb db) throws SQLException {
+    if (VACUUM) {
+      db.exec("VACUUM (ANALYZE)");
+    }
   }
 
   private static String loadAverage() {
@@ -297,6 +315,7 @@ class NativeComparisonBenchmark {
             if (dbzFirst) {
               debezium(wl, dbz, m, changes);
             }
+            vacuum(pr[1]);
             CpuUse c0 = CpuUse.withoutOurs();
             long t0 = System.nanoTime();
             nat.enable();
@@ -314,6 +333,7 @@ class NativeComparisonBenchmark {
             long changes = wl.run(pr[0], r * 10 + 1, null);
             long m = markers.getAndIncrement();
             pr[0].writeMarker(m);
+            vacuum(pr[1]);
             o.admin().exec("admin stats, reset");
             CpuUse c0 = CpuUse.of(o);
             long t0 = System.nanoTime();
@@ -352,6 +372,7 @@ class NativeComparisonBenchmark {
           long m = markers.getAndIncrement();
           pr[0].writeMarker(m);
           o.awaitOutboundComplete(CATCH_UP);
+          vacuum(pr[1]);
           o.admin().exec("admin stats, reset");
           CpuUse c0 = CpuUse.of(o);
           long t0 = System.nanoTime();
@@ -373,6 +394,8 @@ class NativeComparisonBenchmark {
             long warm = wl.run(pr[0], r * 10 + 4, lagWarmup);
             LOG.info("{} lag {}: warm-up of {} changes", wl.name(), s, warm);
           }
+          vacuum(pr[0]);
+          vacuum(pr[1]);
           Thread ticket = null;
           if (o != null) {
             o.admin().exec("admin stats, reset");
