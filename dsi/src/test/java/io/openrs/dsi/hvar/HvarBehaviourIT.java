@@ -728,6 +728,76 @@ class HvarBehaviourIT {
         .isEmpty();
   }
 
+  /**
+   * Two DSIEXEC threads and small groups, so that while one group sleeps in a trigger on one
+   * session the next is loaded on the other, its new rows inserted ahead and uncommitted: every DSI
+   * session (and the compiler's catalog connection) is terminated. After the reconnects each group
+   * is applied once: nothing lost, nothing twice (the keyless table counts every row).
+   */
+  @ParameterizedTest
+  @EnumSource(TestDb.class)
+  void withTwoThreadsSessionsKilledBetweenGroupsLoseNothingAndApplyNothingTwice(TestDb db)
+      throws Exception {
+    try (TestDb.Scratch s = db.scratch("hvar_kill2");
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(tableDdl(db), nokeyDdl(db));
+      if (db == TestDb.POSTGRESQL) {
+        s.exec(
+            "CREATE TABLE slow (id bigint PRIMARY KEY)",
+            "CREATE FUNCTION slow_down() RETURNS trigger LANGUAGE plpgsql AS"
+                + " $$ BEGIN PERFORM pg_sleep(2); RETURN NEW; END $$",
+            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW EXECUTE FUNCTION"
+                + " slow_down()");
+      } else {
+        s.exec(
+            "CREATE TABLE slow (id BIGINT PRIMARY KEY) ENGINE=InnoDB",
+            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW SET @x = SLEEP(2)");
+      }
+      Txs x = new Txs(s.name(), 101);
+      List<Workload.Tx> txs = new ArrayList<>();
+      for (int i = 1; i <= 60; i++) {
+        if (i == 20) {
+          txs.add(x.begin().insert("slow", row("id", i64(1))).commit());
+        }
+        x.begin().insert("nk", row("x", i64(i), "y", text("n")));
+        for (int k = 0; k < 10; k++) {
+          long id = i * 100L + k;
+          x.insert("t", row("id", i64(id), "a", i64(id), "b", text("x"), "big", text("")));
+        }
+        txs.add(x.commit());
+      }
+      for (int i = 1; i <= 60; i++) {
+        txs.add(x.begin().update("t", row("id", i64(i * 100L)), row("a", i64(-i))).commit());
+      }
+      q.append(txs);
+      Oqid last = txs.get(txs.size() - 1).commitOqid();
+      DsiSettings settings = Hvar.maxCmds(Hvar.settings("dsi_num_threads", "2"), 60);
+      try (Run r = start(s, q, settings)) {
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> sleeping(s) && Hvar.killDsiSessions(s) > 0);
+        Awaits.applied(r.dsi(), s, Map.of(101, last));
+        assertThat(Hvar.rows(s, "SELECT count(*), sum(a) FROM t"))
+            // 600 rows; the 60 updated ones' a from i * 100 to -i
+            .containsExactly("600," + (sumOfIds() - 183_000 - 1_830));
+        assertThat(Hvar.rows(s, "SELECT count(*), sum(x) FROM nk")).containsExactly("60,1830");
+        assertThat(Hvar.rows(s, "SELECT count(*) FROM slow")).containsExactly("1");
+        assertThat(r.counter(DsiCounter.RECONNECTS)).isPositive();
+      }
+    }
+  }
+
+  /** The sum of the ids {@code i * 100 + k}, i in 1..60, k in 0..9. */
+  private static long sumOfIds() {
+    long sum = 0;
+    for (int i = 1; i <= 60; i++) {
+      for (int k = 0; k < 10; k++) {
+        sum += i * 100L + k;
+      }
+    }
+    return sum;
+  }
+
   /** True while a DSI session sleeps in the trigger. */
   private static boolean sleeping(TestDb.Scratch s) throws Exception {
     if (s.db() == TestDb.POSTGRESQL) {
