@@ -61,7 +61,8 @@ public final class NetChangeDb {
   private final Function<TableName, Set<CommandConversion>> conversions;
   private final InsertStream ahead;
   private final ToIntFunction<TableName> expectedRows;
-  private final List<NetChangeDb> earlier;
+  // earlier groups, until this one is sealed (then dropped: a chain of groups would stay reachable)
+  private List<NetChangeDb> earlier;
   private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
   private final List<Undo> undo = new ArrayList<>();
 
@@ -747,6 +748,7 @@ public final class NetChangeDb {
    * group found it). The database must not be used afterwards.
    */
   public GroupPlan seal() {
+    earlier = List.of();
     List<TablePlan> plans = new ArrayList<>();
     long convertedRows = converted;
     long aheadRows = streamed;

@@ -103,6 +103,7 @@ final class HvarExecutor extends DsiThread {
       if (ctx.lastCommit() == null) {
         readLastCommit();
       }
+      pruneHanded(); // also when idle: a done group's net changes are not kept
       boolean grouping = open != null;
       List<SourceTransaction> batch =
           ctx.handoff.takeGroup(
@@ -216,10 +217,7 @@ final class HvarExecutor extends DsiThread {
         // the group will be the next unit handed over: its DSIEXEC thread is known now
         int thread = pipeline.threadOf(nextSeq + 1);
         openSession = sessions.get(thread - 1);
-        long done = pipeline.completed();
-        while (!handed.isEmpty() && handed.peekFirst().seq() <= done) {
-          handed.removeFirst();
-        }
+        pruneHanded();
         for (Handed h : handed) {
           if (h.thread() != thread) {
             earlier.add(h.db());
@@ -266,6 +264,17 @@ final class HvarExecutor extends DsiThread {
       // for while that group waits for it: the replicate could not see that deadlock.
       pipeline.awaitCompleted(seq);
       tables.invalidate();
+    }
+  }
+
+  /** Forgets the groups handed over that are done. */
+  private void pruneHanded() {
+    if (handed.isEmpty()) {
+      return;
+    }
+    long done = pipeline.completed();
+    while (!handed.isEmpty() && handed.peekFirst().seq() <= done) {
+      handed.removeFirst();
     }
   }
 
