@@ -52,6 +52,28 @@ class FaultsIT {
         32);
   }
 
+  /**
+   * HVAR over two DSIEXEC threads, where a group's new rows go in on one session while the previous
+   * group applies on the other: the server killed, then the replicate's sessions dropped.
+   */
+  @Test
+  void serverKilledMidWorkloadUnderHvarOnTwoThreads() throws Exception {
+    serverKilled(
+        dir,
+        Scenarios.oneToOne(Kind.POSTGRESQL, Kind.POSTGRESQL, Scenarios.HVAR_TWO_THREADS),
+        ROUNDS,
+        34);
+  }
+
+  @Test
+  void replicateRestartedMidWorkloadUnderHvarOnTwoThreads() throws Exception {
+    replicateRestarted(
+        dir,
+        Scenarios.oneToOne(Kind.POSTGRESQL, Kind.POSTGRESQL, Scenarios.HVAR_TWO_THREADS),
+        ROUNDS + 1,
+        35);
+  }
+
   @Test
   void partitionFilledToItsLimit() throws Exception {
     partitionFull(dir, Scenarios.CONTINUOUS, 33, false, false, Scenarios.DELIVERY);

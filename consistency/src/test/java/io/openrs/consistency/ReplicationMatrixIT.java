@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every product pair (PostgreSQL to PostgreSQL, MariaDB to PostgreSQL, PostgreSQL to MariaDB) in
- * every DSI mode (continuous, parallel with 4 threads, HVAR), no faults: the replicate ends equal
- * to the primary, table by table, values of every type normalized across products.
+ * every DSI mode (continuous, parallel with 4 threads, HVAR on one and on two DSIEXEC threads), no
+ * faults: the replicate ends equal to the primary, table by table, values of every type normalized
+ * across products.
  *
  * <p>HVAR is {@code dsi_compile_enable on}; those runs also check that the DSI compiled commands
  * into net-change groups ({@code HVARCmdsCompiled}), so they cannot pass on the continuous path
@@ -36,7 +37,9 @@ class ReplicationMatrixIT {
           "parallel",
           Scenarios.PARALLEL,
           "hvar",
-          Scenarios.HVAR);
+          Scenarios.HVAR,
+          "hvar, 2 threads",
+          Scenarios.HVAR_TWO_THREADS);
 
   static Stream<Arguments> pairsAndModes() {
     List<Arguments> out = new ArrayList<>();
@@ -47,7 +50,7 @@ class ReplicationMatrixIT {
     };
     int seed = 0;
     for (Kind[] pair : pairs) {
-      for (String mode : List.of("continuous", "parallel", "hvar")) {
+      for (String mode : List.of("continuous", "parallel", "hvar", "hvar, 2 threads")) {
         out.add(Arguments.of(pair[0], pair[1], mode, seed++));
       }
     }
@@ -61,7 +64,7 @@ class ReplicationMatrixIT {
     Pipeline.Spec spec = Scenarios.oneToOne(primary, replicate, MODES.get(mode));
     try (Pipeline p = Pipeline.start(dir, spec)) {
       Scenarios.finish(p, Scenarios.startWorkload(p, spec, seedOffset));
-      if (mode.equals("hvar")) {
+      if (mode.startsWith("hvar")) {
         assertThat(p.admin().total("DSI", "HVARCmdsCompiled"))
             .as("commands the DSI compiled into net-change groups")
             .isPositive();

@@ -39,6 +39,13 @@ final class Scenarios {
       Map.of("dsi_num_threads", "4", "dsi_serialization_method", "dependency_aware");
   static final Map<String, String> HVAR = Map.of("dsi_compile_enable", "on");
 
+  /**
+   * HVAR over two DSIEXEC threads: a group's inserts ahead go on the second session while the
+   * previous group applies on the first.
+   */
+  static final Map<String, String> HVAR_TWO_THREADS =
+      Map.of("dsi_compile_enable", "on", "dsi_num_threads", "2");
+
   private Scenarios() {}
 
   /**
