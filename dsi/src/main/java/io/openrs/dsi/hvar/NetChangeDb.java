@@ -61,7 +61,8 @@ public final class NetChangeDb {
   private final Function<TableName, Set<CommandConversion>> conversions;
   private final InsertStream ahead;
   private final ToIntFunction<TableName> expectedRows;
-  // earlier groups, until this one is sealed (then dropped: a chain of groups would stay reachable)
+  // earlier groups, until this one is sealed (then dropped, with each table's earlierRows: a chain
+  // of groups would stay reachable)
   private List<NetChangeDb> earlier;
   private final Map<TableName, TableNet> tables = new LinkedHashMap<>();
   private final List<Undo> undo = new ArrayList<>();
@@ -338,7 +339,7 @@ public final class NetChangeDb {
       if (t.packedKey(after)) {
         // the usual case: an integer key, kept packed, with no key object at all
         long p = t.packed[0];
-        RowKey k = t.rows.hasMapped() || t.earlierHold ? t.key(after) : null;
+        RowKey k = t.rows.hasMapped() || !t.earlierRows.isEmpty() ? t.key(after) : null;
         if (!heldEarlier(t, k) && t.rows.streamIfAbsent(p, k)) {
           ahead.row(t.meta, after, t.fields);
           streamed++;
@@ -664,7 +665,9 @@ public final class NetChangeDb {
       if (t.ahead) {
         for (NetChangeDb e : earlier) {
           TableNet et = e.tables.get(name);
-          t.earlierHold |= et != null && et.rows.hasMapped();
+          if (et != null && et.rows.hasMapped()) {
+            t.earlierRows.add(et.rows);
+          }
         }
       }
       tables.put(name, t);
@@ -675,13 +678,12 @@ public final class NetChangeDb {
   }
 
   /** True if an earlier group holds {@code k} of {@code t} (other than inserted ahead). */
-  private boolean heldEarlier(TableNet t, RowKey k) {
-    if (!t.earlierHold || k == null) {
+  private static boolean heldEarlier(TableNet t, RowKey k) {
+    if (k == null) {
       return false;
     }
-    for (NetChangeDb e : earlier) {
-      TableNet et = e.tables.get(t.name());
-      if (et != null && et.rows.holdsMapped(k)) {
+    for (RowMap earlier : t.earlierRows) {
+      if (earlier.holdsMapped(k)) {
         return true;
       }
     }
@@ -749,6 +751,9 @@ public final class NetChangeDb {
    */
   public GroupPlan seal() {
     earlier = List.of();
+    for (TableNet t : tables.values()) {
+      t.earlierRows.clear();
+    }
     List<TablePlan> plans = new ArrayList<>();
     long convertedRows = converted;
     long aheadRows = streamed;
@@ -838,8 +843,10 @@ public final class NetChangeDb {
     /** Inserts of keys the group has not seen go ahead ({@link InsertStream}). */
     boolean ahead;
 
-    /** An earlier group ({@code earlier}) holds rows of this table: its keys do not go ahead. */
-    boolean earlierHold;
+    /**
+     * This table's rows in earlier groups ({@code earlier}) that hold any: keys not to go ahead.
+     */
+    final List<RowMap> earlierRows = new ArrayList<>(0);
 
     /** Columns of unique keys other than the primary key, when their updates become di. */
     final BitSet uniqueColumns = new BitSet();

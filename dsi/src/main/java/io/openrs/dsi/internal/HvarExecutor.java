@@ -45,7 +45,7 @@ final class HvarExecutor extends DsiThread {
   private SharedApplySession openSession; // the open group's DSIEXEC thread's
 
   /** A group handed over, kept until it is done: its keys keep later inserts from going ahead. */
-  private record Handed(long seq, int thread, NetChangeDb db) {}
+  private record Handed(long seq, NetChangeDb db) {}
 
   private final java.util.ArrayDeque<Handed> handed = new java.util.ArrayDeque<>();
   private Connection catalog;
@@ -219,7 +219,7 @@ final class HvarExecutor extends DsiThread {
         openSession = sessions.get(thread - 1);
         pruneHanded();
         for (Handed h : handed) {
-          if (h.thread() != thread) {
+          if (pipeline.threadOf(h.seq()) != thread) {
             earlier.add(h.db());
           }
         }
@@ -325,7 +325,7 @@ final class HvarExecutor extends DsiThread {
     }
     long seq = nextSeq + 1;
     if (insertsAhead && sessions.size() > 1 && !txs.isEmpty()) {
-      handed.addLast(new Handed(seq, pipeline.threadOf(seq), db));
+      handed.addLast(new Handed(seq, db));
     }
     nextSeq = seq;
     submit(

@@ -91,8 +91,6 @@ final class HvarPipeline {
   private final Unit[] waiting;
   private final Unit[] busy;
   private long completed;
-  private int inFlight;
-  private int continuousInFlight;
 
   HvarPipeline(RunContext ctx, int threads) {
     this.ctx = ctx;
@@ -111,16 +109,12 @@ final class HvarPipeline {
     int i = threadOf(u.seq) - 1;
     lock.lock();
     try {
-      while (busy[i] != null || inFlight >= threads) {
+      while (busy[i] != null) {
         stopCheck();
         changed.awaitNanos(POLL_NANOS);
       }
       waiting[i] = u;
       busy[i] = u;
-      inFlight++;
-      if (u instanceof Continuous) {
-        continuousInFlight++;
-      }
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -173,12 +167,7 @@ final class HvarPipeline {
           lock.lock();
           try {
             completed = Math.max(completed, seq);
-            int i = threadOf(seq) - 1;
-            if (busy[i] instanceof Continuous) {
-              continuousInFlight--;
-            }
-            busy[i] = null;
-            inFlight--;
+            busy[threadOf(seq) - 1] = null;
             changed.signalAll();
           } finally {
             lock.unlock();
@@ -187,12 +176,14 @@ final class HvarPipeline {
       };
 
   /**
-   * True if DSIEXEC {@code thread} has no unit handed over and not done (none waits, none applies).
+   * True if inserts ahead may go on DSIEXEC {@code thread}'s session now: the thread has no unit
+   * handed over and not done (none waits, none applies), and no transaction applied in continuous
+   * mode is in flight on another (its keys are not known).
    */
-  boolean idle(int thread) {
+  boolean mayLoadAhead(int thread) {
     lock.lock();
     try {
-      return busy[thread - 1] == null;
+      return busy[thread - 1] == null && !continuousBefore(Long.MAX_VALUE);
     } finally {
       lock.unlock();
     }
@@ -205,16 +196,6 @@ final class HvarPipeline {
       }
     }
     return false;
-  }
-
-  /** True if a transaction applied in continuous mode is handed over and not done. */
-  boolean continuousInFlight() {
-    lock.lock();
-    try {
-      return continuousInFlight > 0;
-    } finally {
-      lock.unlock();
-    }
   }
 
   /** The last unit done, every one before it done too (0: none yet). */

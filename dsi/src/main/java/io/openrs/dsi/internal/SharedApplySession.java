@@ -43,11 +43,7 @@ final class SharedApplySession implements AheadInserts.Session {
 
   @Override
   public Connection connection(AheadInserts asking) {
-    // a transaction in continuous mode on another session could still meet the rows (the compiler
-    // keeps an insert from going ahead only where an earlier group holds its key)
-    if (!lock.isHeldByCurrentThread()
-        || !pipeline.idle(session.thread())
-        || pipeline.continuousInFlight()) {
+    if (!lock.isHeldByCurrentThread() || !pipeline.mayLoadAhead(session.thread())) {
       return null;
     }
     Connection c = session.connection();
