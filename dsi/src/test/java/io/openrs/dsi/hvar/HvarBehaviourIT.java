@@ -483,18 +483,7 @@ class HvarBehaviourIT {
     try (TestDb.Scratch s = db.scratch("hvar_kill");
         OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
       s.exec(tableDdl(db), nokeyDdl(db));
-      if (db == TestDb.POSTGRESQL) {
-        s.exec(
-            "CREATE TABLE slow (id bigint PRIMARY KEY)",
-            "CREATE FUNCTION slow_down() RETURNS trigger LANGUAGE plpgsql AS"
-                + " $$ BEGIN PERFORM pg_sleep(2); RETURN NEW; END $$",
-            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW EXECUTE FUNCTION"
-                + " slow_down()");
-      } else {
-        s.exec(
-            "CREATE TABLE slow (id BIGINT PRIMARY KEY) ENGINE=InnoDB",
-            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW SET @x = SLEEP(2)");
-      }
+      slowTable(s);
       Txs x = new Txs(s.name(), 101);
       List<Workload.Tx> txs = new ArrayList<>();
       for (int i = 1; i <= 50; i++) {
@@ -554,10 +543,7 @@ class HvarBehaviourIT {
       Txs x = new Txs(s.name(), 101);
       List<Workload.Tx> held = new ArrayList<>(inserts(x, 1001, 3)); // 1001..1300
       held.add(x.begin().update("t", row("id", i64(1)), row("a", i64(1))).commit());
-      try (java.sql.Connection holder = s.connect();
-          java.sql.Statement lock = holder.createStatement()) {
-        holder.setAutoCommit(false);
-        lock.executeQuery("SELECT a FROM t WHERE id = 1 FOR UPDATE").close();
+      try (java.sql.Connection holder = lockingRowOne(s)) {
         q.append(held);
         try (Run r = start(s, q, Hvar.settings())) {
           await().atMost(Duration.ofSeconds(60)).until(() -> waitingForLock(s));
@@ -610,21 +596,11 @@ class HvarBehaviourIT {
                   .update("t", row("id", i64(2)), row("a", i64(3)))
                   .delete("t", row("id", i64(1)))
                   .commit());
-      try (java.sql.Connection holder = s.connect();
-          java.sql.Statement lock = holder.createStatement()) {
-        holder.setAutoCommit(false);
-        lock.executeQuery("SELECT a FROM t WHERE id = 1 FOR UPDATE").close();
+      try (java.sql.Connection holder = lockingRowOne(s)) {
         q.append(held);
         try (Run r = start(s, q, Hvar.settings("dsi_num_threads", "2"))) {
           await().atMost(Duration.ofSeconds(60)).until(() -> waitingForLock(s));
-          // one transaction, so one group: key 1 again, and new keys 1001..1300
-          x.begin()
-              .insert("t", row("id", i64(1), "a", i64(5), "b", text("again"), "big", text("")));
-          for (long k = 1001; k <= 1300; k++) {
-            x.insert(
-                "t", row("id", i64(k), "a", i64(k), "b", text("n".repeat(400)), "big", text("")));
-          }
-          List<Workload.Tx> next = List.of(x.commit());
+          List<Workload.Tx> next = List.of(keyOneAgainAndNewKeys(x));
           q.append(next);
           // a session that does not wait inserted into t (new keys went ahead of the first group),
           // or the group failed
@@ -664,20 +640,11 @@ class HvarBehaviourIT {
                   .delete("t", row("id", i64(1)))
                   .snapshot("t", row("id", i64(2), "a", i64(2), "b", text("s"), "big", text("")))
                   .commit());
-      try (java.sql.Connection holder = s.connect();
-          java.sql.Statement lock = holder.createStatement()) {
-        holder.setAutoCommit(false);
-        lock.executeQuery("SELECT a FROM t WHERE id = 1 FOR UPDATE").close();
+      try (java.sql.Connection holder = lockingRowOne(s)) {
         q.append(held);
         try (Run r = start(s, q, Hvar.settings("dsi_num_threads", "2"))) {
           await().atMost(Duration.ofSeconds(60)).until(() -> waitingForLock(s));
-          x.begin()
-              .insert("t", row("id", i64(1), "a", i64(5), "b", text("again"), "big", text("")));
-          for (long k = 1001; k <= 1300; k++) {
-            x.insert(
-                "t", row("id", i64(k), "a", i64(k), "b", text("n".repeat(400)), "big", text("")));
-          }
-          Workload.Tx next = x.commit();
+          Workload.Tx next = keyOneAgainAndNewKeys(x);
           q.append(List.of(next));
           // the group is compiled and handed over, and waits
           await()
@@ -741,18 +708,7 @@ class HvarBehaviourIT {
     try (TestDb.Scratch s = db.scratch("hvar_kill2");
         OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
       s.exec(tableDdl(db), nokeyDdl(db));
-      if (db == TestDb.POSTGRESQL) {
-        s.exec(
-            "CREATE TABLE slow (id bigint PRIMARY KEY)",
-            "CREATE FUNCTION slow_down() RETURNS trigger LANGUAGE plpgsql AS"
-                + " $$ BEGIN PERFORM pg_sleep(2); RETURN NEW; END $$",
-            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW EXECUTE FUNCTION"
-                + " slow_down()");
-      } else {
-        s.exec(
-            "CREATE TABLE slow (id BIGINT PRIMARY KEY) ENGINE=InnoDB",
-            "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW SET @x = SLEEP(2)");
-      }
+      slowTable(s);
       Txs x = new Txs(s.name(), 101);
       List<Workload.Tx> txs = new ArrayList<>();
       for (int i = 1; i <= 60; i++) {
@@ -796,6 +752,41 @@ class HvarBehaviourIT {
       }
     }
     return sum;
+  }
+
+  /** A table {@code slow} whose inserts sleep 2 s in a trigger. */
+  private static void slowTable(TestDb.Scratch s) throws Exception {
+    if (s.db() == TestDb.POSTGRESQL) {
+      s.exec(
+          "CREATE TABLE slow (id bigint PRIMARY KEY)",
+          "CREATE FUNCTION slow_down() RETURNS trigger LANGUAGE plpgsql AS"
+              + " $$ BEGIN PERFORM pg_sleep(2); RETURN NEW; END $$",
+          "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW EXECUTE FUNCTION"
+              + " slow_down()");
+    } else {
+      s.exec(
+          "CREATE TABLE slow (id BIGINT PRIMARY KEY) ENGINE=InnoDB",
+          "CREATE TRIGGER slow_down BEFORE INSERT ON slow FOR EACH ROW SET @x = SLEEP(2)");
+    }
+  }
+
+  /** A connection in a transaction holding a lock on row 1 of {@code t} (roll back to release). */
+  private static java.sql.Connection lockingRowOne(TestDb.Scratch s) throws Exception {
+    java.sql.Connection c = s.connect();
+    c.setAutoCommit(false);
+    try (java.sql.Statement st = c.createStatement()) {
+      st.executeQuery("SELECT a FROM t WHERE id = 1 FOR UPDATE").close();
+    }
+    return c;
+  }
+
+  /** One transaction, so one group: key 1 inserted again (a 5), and new keys 1001..1300. */
+  private static Workload.Tx keyOneAgainAndNewKeys(Txs x) {
+    x.begin().insert("t", row("id", i64(1), "a", i64(5), "b", text("again"), "big", text("")));
+    for (long k = 1001; k <= 1300; k++) {
+      x.insert("t", row("id", i64(k), "a", i64(k), "b", text("n".repeat(400)), "big", text("")));
+    }
+    return x.commit();
   }
 
   /** True while a DSI session sleeps in the trigger. */
