@@ -19,10 +19,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Whoever uses the connection holds this object's lock. The DSIEXEC thread takes it for each
  * connect, unit and close; the compiling thread tries it (never waits) around adding one
- * transaction to the open group, and holding it is given the connection only when the thread is
- * idle in the pipeline. The compiling thread alone hands units over, so none starts while it sends.
- * A load it leaves open belongs to the thread's next unit (its group); closing the session cancels
- * it first, as a {@code COPY} the driver still holds would block the rollback. Thread-safe.
+ * transaction to the open group, and holding it is given the connection only when {@link
+ * HvarPipeline#mayLoadAhead} says so (the thread is idle, and no transaction in continuous mode is
+ * in flight on another). The compiling thread alone hands units over, so none starts while it
+ * sends. A load it leaves open belongs to the thread's next unit (its group); closing the session
+ * cancels it first, as a {@code COPY} the driver still holds would block the rollback. Thread-safe.
  */
 final class SharedApplySession implements AheadInserts.Session {
   private final ReentrantLock lock = new ReentrantLock();
