@@ -37,8 +37,8 @@ public enum AgentCounter {
       "ra_log_records_skipped",
       "records",
       "Records read and not sent:"
-          + " heartbeats, heartbeat table rows, rs_ticket marker rows other than inserts, logical"
-          + " decoding messages that are not tickets, empty transactions, records of kinds LTL"
+          + " Debezium's heartbeat records, heartbeat table rows, rs_ticket marker rows other"
+          + " than inserts, logical decoding messages that are not tickets, records of kinds LTL"
           + " has no command for."),
   RA_TICKETS(
       "ra_tickets",

@@ -461,11 +461,8 @@ final class MariaDbDialect implements SourceDialect {
               AgentException.Code.INTERNAL,
               "transaction END " + v.getString("id") + " without its BEGIN");
         }
-        if (out.commit(openPrefix, seconds(offset)).isPresent()) {
-          counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
-        } else {
-          counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
-        }
+        out.commit(openPrefix, seconds(offset));
+        counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
         openPrefix = null;
         return true;
       }

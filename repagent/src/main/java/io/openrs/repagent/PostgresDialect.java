@@ -543,11 +543,8 @@ final class PostgresDialect implements SourceDialect {
         }
         byte[] prefix =
             ByteBuffer.allocate(PREFIX_BYTES).putLong(longOf(offset, "lsn_commit")).array();
-        if (out.commit(prefix, micros(offset)).isPresent()) {
-          counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
-        } else {
-          counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
-        }
+        out.commit(prefix, micros(offset));
+        counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
         return true;
       }
       if (materialization.isNotification(record)) { // materialization hook

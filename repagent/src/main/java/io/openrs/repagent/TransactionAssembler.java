@@ -138,21 +138,21 @@ final class TransactionAssembler implements AutoCloseable {
 
   /**
    * Commits the open transaction at position {@code prefix} (exactly {@code prefixBytes} bytes) and
-   * hands it to the sender. A transaction without commands is dropped.
+   * hands it to the sender. A transaction without commands (a heartbeat's, one of tables whose
+   * changes are never sent) is sent too, as its begin and commit: the server's truncation point
+   * then moves with the restart points the agent releases after it, so the primary's slot is never
+   * confirmed past the last commit the server holds (the restart check, docs/repagent.md). The
+   * server distributes nothing for it.
    *
-   * @return the commit's OQID, or empty when nothing was sent
+   * @return the commit's OQID
    */
-  Optional<Oqid> commit(byte[] prefix, Instant commitTime) throws InterruptedException {
+  Oqid commit(byte[] prefix, Instant commitTime) throws InterruptedException {
     if (tran == null) {
       throw new IllegalStateException("no transaction is open");
     }
     if (prefix.length != prefixBytes) {
       throw new IllegalArgumentException(
           "commit position of " + prefix.length + " bytes, expected " + prefixBytes);
-    }
-    if (rows == 0) {
-      abort();
-      return Optional.empty();
     }
     write(new LtlCommand.Commit(tran, placeholder(), commitTime));
     try {
@@ -162,7 +162,7 @@ final class TransactionAssembler implements AutoCloseable {
     } finally {
       reset();
     }
-    return Optional.of(lastEmitted);
+    return lastEmitted;
   }
 
   /** Drops the open transaction, if any. */

@@ -473,6 +473,60 @@ class PostgresAgentIT {
     }
   }
 
+  /**
+   * Heartbeats move the slot past WAL the agent never sends; their transactions go to the server as
+   * begin and commit, so the server's truncation point moves with them. Before, only the resume
+   * blob recorded a heartbeat's position, and Debezium may confirm to the slot a position newer
+   * than the blob it last flushed (it commits the last record marked processed): a session that
+   * ended then (log transfer suspended, a lost server) left the slot past the server's truncation
+   * point and the blob, and every restart stopped with a false RA-7.
+   */
+  @Test
+  void heartbeatsNeverMoveTheSlotPastTheServersTruncationPoint() throws Exception {
+    TestPostgres.exec("CREATE TABLE " + t("captured") + " (id int PRIMARY KEY)");
+    String other = TestPostgres.unique("rat_hb_other");
+    TestPostgres.exec("CREATE TABLE public." + other + " (id int PRIMARY KEY, pad text)");
+    try {
+      RepAgent agent =
+          startStreaming(
+              Map.of(
+                  "table_include_list", t("captured"),
+                  "heartbeat_interval_ms", "200",
+                  "offset_flush_interval_ms", "100",
+                  "retry_min_backoff_ms", "50",
+                  "retry_max_backoff_ms", "200"));
+      TestPostgres.exec("INSERT INTO " + t("captured") + " VALUES (1)");
+      await().atMost(WAIT).until(() -> h.outbound().size() == 1);
+      TestPostgres.exec(
+          "INSERT INTO public."
+              + other
+              + " SELECT g, repeat('z', 500) FROM generate_series(1, 5000) g");
+      long written = TestPostgres.currentLsn();
+      await()
+          .atMost(WAIT)
+          .until(() -> TestPostgres.confirmedFlushLsn(h.slot).orElseThrow() >= written);
+      h.server.suspendLogTransfer(AgentHarness.DS, AgentHarness.DB);
+      await().atMost(WAIT).until(() -> agent.state() == RepAgent.State.WAITING_TO_RETRY);
+      long confirmed = TestPostgres.confirmedFlushLsn(h.slot).orElseThrow();
+      Oqid held =
+          h.server
+              .origin(AgentHarness.DS, AgentHarness.DB)
+              .orElseThrow()
+              .state()
+              .durableOqid()
+              .orElseThrow();
+      assertThat(confirmed).isGreaterThanOrEqualTo(written);
+      assertThat(PostgresDialect.commitEnd(held)).isGreaterThanOrEqualTo(confirmed);
+      h.server.resumeLogTransfer(AgentHarness.DS, AgentHarness.DB);
+      TestPostgres.exec("INSERT INTO " + t("captured") + " VALUES (2)");
+      await().atMost(WAIT).until(() -> h.outbound().size() == 2);
+      assertThat(agent.state()).isNotEqualTo(RepAgent.State.FAILED);
+      assertOqidsIncrease(h.outbound());
+    } finally {
+      TestPostgres.exec("DROP TABLE public." + other);
+    }
+  }
+
   @Test
   void aUserWithoutReplicationGetsAClearError() throws Exception {
     String role = TestPostgres.unique("rat_norepl");

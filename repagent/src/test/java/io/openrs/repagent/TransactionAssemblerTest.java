@@ -58,8 +58,8 @@ class TransactionAssemblerTest {
     TransactionAssembler a = assembler(1 << 20, 1 << 20);
     a.begin(TranId.ofLong(7), TIME, Optional.empty());
     rows(a, 3);
-    Optional<Oqid> commit = a.commit(new byte[] {0, 0, 0, 0, 0x01, 0x6b, 0x3a, 0x48}, TIME);
-    assertThat(commit).contains(Oqid.parse("0x00000000016b3a4800000004"));
+    Oqid commit = a.commit(new byte[] {0, 0, 0, 0, 0x01, 0x6b, 0x3a, 0x48}, TIME);
+    assertThat(commit).isEqualTo(Oqid.parse("0x00000000016b3a4800000004"));
     List<LtlCommand> cmds = parsed();
     assertThat(cmds).hasSize(5);
     for (int i = 0; i < cmds.size(); i++) {
@@ -67,9 +67,9 @@ class TransactionAssemblerTest {
           .isEqualTo(Oqid.parse(String.format("0x00000000016b3a48%08x", i)));
     }
     assertThat(cmds.get(0)).isInstanceOf(LtlCommand.Begin.class);
-    assertThat(cmds.get(4)).isEqualTo(new LtlCommand.Commit(TranId.ofLong(7), commit.get(), TIME));
+    assertThat(cmds.get(4)).isEqualTo(new LtlCommand.Commit(TranId.ofLong(7), commit, TIME));
     assertThat(chunks.get(chunks.size() - 1).commitTime()).contains(TIME);
-    assertThat(a.lastEmitted()).isEqualTo(commit);
+    assertThat(a.lastEmitted()).contains(commit);
   }
 
   @Test
@@ -111,11 +111,18 @@ class TransactionAssemblerTest {
   }
 
   @Test
-  void aTransactionWithoutChangesSendsNothing() throws Exception {
+  void aTransactionWithoutChangesIsSentAsItsBeginAndCommit() throws Exception {
     TransactionAssembler a = assembler(1024, 1 << 20);
     a.begin(TranId.ofLong(3), TIME, Optional.empty());
-    assertThat(a.commit(new byte[8], TIME)).isEmpty();
-    assertThat(chunks).isEmpty();
+    Oqid commit = a.commit(new byte[] {0, 0, 0, 0, 0, 0, 0x01, 0x00}, TIME);
+    // Its commit is what a restart point after it (a heartbeat's END) is covered by.
+    assertThat(commit).isEqualTo(Oqid.parse("0x000000000000010000000001"));
+    assertThat(a.lastEmitted()).contains(commit);
+    assertThat(parsed())
+        .containsExactly(
+            new LtlCommand.Begin(
+                TranId.ofLong(3), Oqid.parse("0x000000000000010000000000"), TIME, Optional.empty()),
+            new LtlCommand.Commit(TranId.ofLong(3), commit, TIME));
     assertThat(a.inTransaction()).isFalse();
   }
 
