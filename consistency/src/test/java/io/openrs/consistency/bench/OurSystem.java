@@ -26,6 +26,9 @@ final class OurSystem implements AutoCloseable {
   private static final String PASSWORD = "bench-admin-secret";
   private static final Duration START = Duration.ofSeconds(120);
 
+  /** The agent's reconnect interval (both bounds of its back-off), in milliseconds. */
+  static final int AGENT_RETRY_MS = 200;
+
   private final String label;
   private final Path dir;
   private final BenchDb primary;
@@ -110,6 +113,9 @@ final class OurSystem implements AutoCloseable {
             "table_include_list = " + primary.schema() + ".%",
             "heartbeat_table = " + primary.schema() + ".openrs_heartbeat",
             "heartbeat_interval_ms = 1000",
+            // A suspended agent retries this often, so (1) starts within that of the resume.
+            "retry_min_backoff_ms = " + AGENT_RETRY_MS,
+            "retry_max_backoff_ms = " + AGENT_RETRY_MS,
             "data_directory = ."),
         StandardCharsets.UTF_8);
     // Extra agent parameters for an experiment, e.g. -Dbench.native.agent.params=
@@ -238,6 +244,20 @@ final class OurSystem implements AutoCloseable {
     if (agent != null && agent.alive()) {
       agent.stop(Duration.ofSeconds(60));
     }
+  }
+
+  /**
+   * Disconnects the agent and refuses it ({@code suspend log transfer}): its session ends, its
+   * engine stops, and what the primary commits meanwhile waits in the agent's slot. The agent
+   * process keeps running and retries every {@link #AGENT_RETRY_MS} or so.
+   */
+  void suspendLogTransfer() throws SQLException {
+    admin.exec("suspend log transfer from " + origin);
+  }
+
+  /** Lets the agent in again; it connects at its next retry and reads the slot's backlog. */
+  void resumeLogTransfer() throws SQLException {
+    admin.exec("resume log transfer from " + origin);
   }
 
   void suspendConnection() throws SQLException {

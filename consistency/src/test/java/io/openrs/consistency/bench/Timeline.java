@@ -13,16 +13,18 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Samples a server's progress counters every quarter second while one of our systems catches up, so
- * the report shows whether the commands trickled in or came late in a burst: seconds since the
- * measurement started, commands the agent delivered ({@code REPAGENT CmdsRecv}), commands DIST read
- * and commands the DSI applied ({@code DSICmdsSucceed}).
+ * Samples a server's progress counters every quarter second, on one admin connection while one of
+ * our systems catches up, so the report shows whether the commands trickled in or came late in a
+ * burst: seconds since the measurement started, commands the agent delivered ({@code REPAGENT
+ * CmdsRecv}), commands DIST read and commands the DSI applied ({@code DSICmdsSucceed}).
  */
 final class Timeline {
 
   private final Admin admin;
+  private Admin.Session session; // the sampler thread's own
   private final long t0;
   private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+  private volatile double firstArrival = Double.NaN;
   private final ScheduledExecutorService sampler =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -46,22 +48,48 @@ final class Timeline {
   private void sample() {
     try {
       double sec = (System.nanoTime() - t0) / 1e9;
+      if (session == null) {
+        session = admin.session();
+      }
+      double received = session.total("REPAGENT", "CmdsRecv");
+      if (received > 0 && Double.isNaN(firstArrival)) {
+        firstArrival = sec;
+      }
       lines.add(
           String.format(
               Locale.ROOT,
               "%7.2f  %8.0f  %13.0f  %14.0f",
               sec,
-              admin.total("REPAGENT", "CmdsRecv"),
-              admin.total("DIST", "CmdsRead"),
-              admin.total("DSI", "DSICmdsSucceed")));
+              received,
+              session.total("DIST", "CmdsRead"),
+              session.total("DSI", "DSICmdsSucceed")));
     } catch (Exception e) {
       lines.add("error: " + e);
+      if (session != null) {
+        try {
+          session.close();
+        } catch (Exception ignored) {
+          // a broken connection: the next sample logs in again
+        }
+        session = null;
+      }
     }
   }
 
+  /**
+   * Seconds from the start to the first sample in which the agent had delivered a command (to a
+   * quarter second); NaN when none had.
+   */
+  double firstArrivalSeconds() {
+    return firstArrival;
+  }
+
   void stop(Path file) throws Exception {
-    sampler.shutdownNow();
+    sampler.shutdown();
     sampler.awaitTermination(5, TimeUnit.SECONDS);
+    if (session != null) {
+      session.close();
+    }
     synchronized (lines) {
       Files.write(file, lines, StandardCharsets.UTF_8);
     }

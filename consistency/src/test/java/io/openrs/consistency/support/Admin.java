@@ -59,9 +59,54 @@ public final class Admin {
 
   /** The rows of {@code command}, each a map of column name to text value, in column order. */
   public List<Map<String, String>> rows(String command) throws SQLException {
+    try (Connection c = connect()) {
+      return rows(c, command);
+    }
+  }
+
+  /**
+   * One connection for many commands, for a sampler: each {@link #rows}, {@link #exec} and {@link
+   * #total} of this class logs in anew, and a SCRAM login costs both sides milliseconds of CPU
+   * (PBKDF2), which four samples a second turned into more than half a core during a measurement.
+   * Not thread-safe: one user.
+   */
+  public Session session() throws SQLException {
+    return new Session(connect());
+  }
+
+  /** See {@link #session()}. */
+  public static final class Session implements AutoCloseable {
+    private final Connection c;
+
+    private Session(Connection c) {
+      this.c = c;
+    }
+
+    /** As {@link Admin#total}, on this session's connection. */
+    public double total(String module, String counter) throws SQLException {
+      return sum(rows(c, "admin stats, " + module), counter, "total");
+    }
+
+    @Override
+    public void close() throws SQLException {
+      c.close();
+    }
+  }
+
+  private static double sum(List<Map<String, String>> rows, String counter, String column) {
+    double sum = 0;
+    for (Map<String, String> row : rows) {
+      String name = row.get("counter");
+      if (name != null && (name.equals(counter) || name.startsWith(counter + " "))) {
+        sum += Double.parseDouble(row.get(column));
+      }
+    }
+    return sum;
+  }
+
+  private static List<Map<String, String>> rows(Connection c, String command) throws SQLException {
     List<Map<String, String>> out = new ArrayList<>();
-    try (Connection c = connect();
-        Statement s = c.createStatement();
+    try (Statement s = c.createStatement();
         ResultSet r = s.executeQuery(command)) {
       ResultSetMetaData md = r.getMetaData();
       while (r.next()) {
@@ -96,25 +141,11 @@ public final class Admin {
    * admin stats, <module>}, summed over instances), 0 when no row shows it.
    */
   public long observations(String module, String counter) throws SQLException {
-    long sum = 0;
-    for (Map<String, String> row : rows("admin stats, " + module)) {
-      String name = row.get("counter");
-      if (name != null && (name.equals(counter) || name.startsWith(counter + " "))) {
-        sum += (long) Double.parseDouble(row.get("obs"));
-      }
-    }
-    return sum;
+    return (long) sum(rows("admin stats, " + module), counter, "obs");
   }
 
   /** The {@code total} of counter {@code counter} of {@code module}, summed over instances. */
   public double total(String module, String counter) throws SQLException {
-    double sum = 0;
-    for (Map<String, String> row : rows("admin stats, " + module)) {
-      String name = row.get("counter");
-      if (name != null && (name.equals(counter) || name.startsWith(counter + " "))) {
-        sum += Double.parseDouble(row.get("total"));
-      }
-    }
-    return sum;
+    return sum(rows("admin stats, " + module), counter, "total");
   }
 }
