@@ -276,7 +276,8 @@ final class OurSystem implements AutoCloseable {
    * With the connection suspended: returns once everything committed at the primary so far is in
    * the outbound queue. An {@code rs_ticket} is written at the primary after it; once DIST has
    * counted one more ticket, it has read every command before it, and once the outbound queue's
-   * position stops moving for a second its writer has written them.
+   * position stops moving for a second its writer has written them (the outbound queue's row of
+   * {@code admin who, sqm} only: the inbound queue grows with every heartbeat transaction).
    */
   void awaitOutboundComplete(Duration timeout) throws Exception {
     long before = ticketsDistributed();
@@ -292,7 +293,11 @@ final class OurSystem implements AutoCloseable {
         .pollInterval(Duration.ofMillis(1000))
         .until(
             () -> {
-              String now = admin.rows("admin who, sqm").toString();
+              String now =
+                  admin.rows("admin who, sqm").stream()
+                      .filter(row -> connection.equals(row.get("info")))
+                      .toList()
+                      .toString();
               boolean stable = now.equals(last[0]);
               last[0] = now;
               return stable;
