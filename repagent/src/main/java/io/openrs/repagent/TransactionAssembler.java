@@ -60,7 +60,6 @@ final class TransactionAssembler implements AutoCloseable {
   private TranId tran;
   private Instant beginTime;
   private long nextIndex;
-  private int rows;
   private Path spill;
   private OutputStream spillOut;
   private Oqid lastEmitted;
@@ -101,11 +100,6 @@ final class TransactionAssembler implements AutoCloseable {
     return tran != null;
   }
 
-  /** Row changes (and other non-bracket commands) added to the open transaction. */
-  int rows() {
-    return rows;
-  }
-
   /** The OQID of the last command handed to the sender, if any. */
   Optional<Oqid> lastEmitted() {
     return Optional.ofNullable(lastEmitted);
@@ -123,7 +117,6 @@ final class TransactionAssembler implements AutoCloseable {
     this.tran = tran;
     this.beginTime = time;
     this.nextIndex = 0;
-    this.rows = 0;
     write(new LtlCommand.Begin(tran, placeholder(), time, user));
   }
 
@@ -132,7 +125,6 @@ final class TransactionAssembler implements AutoCloseable {
     if (tran == null) {
       throw new IllegalStateException("no transaction is open");
     }
-    rows++;
     write(command.create(tran, placeholder()));
   }
 
@@ -179,7 +171,6 @@ final class TransactionAssembler implements AutoCloseable {
     tran = null;
     beginTime = null;
     nextIndex = 0;
-    rows = 0;
     lines = 0;
     memory.reset();
     if (spillOut != null) {
