@@ -449,24 +449,37 @@ class PostgresAgentIT {
     }
   }
 
+  /** A new table in {@code public}, outside the agent's publication; the caller drops it. */
+  private static String unpublishedTable(String prefix) throws Exception {
+    String name = TestPostgres.unique(prefix);
+    TestPostgres.exec("CREATE TABLE public." + name + " (id int PRIMARY KEY, pad text)");
+    return name;
+  }
+
+  /** Writes 5,000 rows (about 3 MB of WAL) to {@code public.table}; the primary's LSN after. */
+  private static long writeWalTo(String table) throws Exception {
+    TestPostgres.exec(
+        "INSERT INTO public."
+            + table
+            + " SELECT g, repeat('z', 500) FROM generate_series(1, 5000) g");
+    return TestPostgres.currentLsn();
+  }
+
+  private void awaitSlotConfirmedTo(long lsn) {
+    await().atMost(WAIT).until(() -> TestPostgres.confirmedFlushLsn(h.slot).orElseThrow() >= lsn);
+  }
+
   @Test
   void workOnUnpublishedTablesStillReleasesTheSlot() throws Exception {
     TestPostgres.exec("CREATE TABLE " + t("captured") + " (id int PRIMARY KEY)");
-    String other = TestPostgres.unique("rat_other");
-    TestPostgres.exec("CREATE TABLE public." + other + " (id int PRIMARY KEY, pad text)");
+    String other = unpublishedTable("rat_other");
     try {
       // Capture only "captured"; the workload writes only the other table.
       startStreaming(Map.of("table_include_list", t("captured")));
       long before = TestPostgres.confirmedFlushLsn(h.slot).orElseThrow();
-      TestPostgres.exec(
-          "INSERT INTO public."
-              + other
-              + " SELECT g, repeat('z', 500) FROM generate_series(1, 5000) g");
-      long written = TestPostgres.currentLsn();
+      long written = writeWalTo(other);
       assertThat(written).isGreaterThan(before);
-      await()
-          .atMost(WAIT)
-          .until(() -> TestPostgres.confirmedFlushLsn(h.slot).orElseThrow() >= written);
+      awaitSlotConfirmedTo(written);
       assertThat(h.outbound()).isEmpty();
     } finally {
       TestPostgres.exec("DROP TABLE public." + other);
@@ -484,8 +497,7 @@ class PostgresAgentIT {
   @Test
   void heartbeatsNeverMoveTheSlotPastTheServersTruncationPoint() throws Exception {
     TestPostgres.exec("CREATE TABLE " + t("captured") + " (id int PRIMARY KEY)");
-    String other = TestPostgres.unique("rat_hb_other");
-    TestPostgres.exec("CREATE TABLE public." + other + " (id int PRIMARY KEY, pad text)");
+    String other = unpublishedTable("rat_hb_other");
     try {
       RepAgent agent =
           startStreaming(
@@ -497,14 +509,8 @@ class PostgresAgentIT {
                   "retry_max_backoff_ms", "200"));
       TestPostgres.exec("INSERT INTO " + t("captured") + " VALUES (1)");
       await().atMost(WAIT).until(() -> h.outbound().size() == 1);
-      TestPostgres.exec(
-          "INSERT INTO public."
-              + other
-              + " SELECT g, repeat('z', 500) FROM generate_series(1, 5000) g");
-      long written = TestPostgres.currentLsn();
-      await()
-          .atMost(WAIT)
-          .until(() -> TestPostgres.confirmedFlushLsn(h.slot).orElseThrow() >= written);
+      long written = writeWalTo(other);
+      awaitSlotConfirmedTo(written);
       h.server.suspendLogTransfer(AgentHarness.DS, AgentHarness.DB);
       await().atMost(WAIT).until(() -> agent.state() == RepAgent.State.WAITING_TO_RETRY);
       long confirmed = TestPostgres.confirmedFlushLsn(h.slot).orElseThrow();
