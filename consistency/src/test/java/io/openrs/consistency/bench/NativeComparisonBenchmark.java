@@ -365,21 +365,19 @@ class NativeComparisonBenchmark {
             CpuUse c0 = CpuUse.of(o);
             long t0 = System.nanoTime();
             Timeline timeline = Timeline.start(o.admin(), t0);
-            double startSec = 0;
+            long launchMs = 0;
             try {
               if (resume) {
                 o.resumeLogTransfer();
               } else {
-                startSec = o.startAgent() / 1000.0;
+                launchMs = o.startAgent();
               }
               o.awaitMarker(m, CATCH_UP);
             } finally {
               timeline.stop(out.resolve("w" + w + "-r" + r + "-e2e-" + s + "-timeline.txt"));
             }
             double sec = (System.nanoTime() - t0) / 1e9;
-            if (resume) {
-              startSec = timeline.firstArrivalSeconds();
-            }
+            double startSec = resume ? timeline.firstArrivalSeconds() : launchMs / 1000.0;
             sample(wl.name(), "e2e", s, changes / sec);
             cpu(wl, "e2e", s, CpuUse.of(o).since(c0), changes);
             sample(wl.name(), "agent start s", s, startSec);
