@@ -1,7 +1,6 @@
 package io.openrs.dsi.internal;
 
 import io.openrs.dsi.DsiSettings;
-import java.util.List;
 
 /**
  * Which consecutive transactions may share one replicate transaction: at most {@code
@@ -19,15 +18,33 @@ final class Grouping {
     this.transactionalDdl = transactionalDdl;
   }
 
-  boolean joins(List<SourceTransaction> group, SourceTransaction next) {
-    if (group.size() >= settings.maxXactsInGroup() || alone(group.get(0)) || alone(next)) {
-      return false;
-    }
-    long bytes = next.bytes();
-    for (SourceTransaction t : group) {
-      bytes += t.bytes();
-    }
-    return bytes <= settings.xactGroupSizeBytes();
+  /** A bound for one new group. */
+  GroupBound newGroup() {
+    return new GroupBound() {
+      private int transactions;
+      private long bytes;
+      private boolean firstAlone;
+
+      @Override
+      public void first(SourceTransaction t) {
+        transactions = 1;
+        bytes = t.bytes();
+        firstAlone = alone(t);
+      }
+
+      @Override
+      public boolean joins(SourceTransaction next) {
+        if (transactions >= settings.maxXactsInGroup()
+            || firstAlone
+            || alone(next)
+            || bytes + next.bytes() > settings.xactGroupSizeBytes()) {
+          return false;
+        }
+        transactions++;
+        bytes += next.bytes();
+        return true;
+      }
+    };
   }
 
   private boolean alone(SourceTransaction t) {

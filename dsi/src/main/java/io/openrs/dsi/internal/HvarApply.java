@@ -198,10 +198,15 @@ final class HvarApply {
     // Continuous mode as it runs without HVAR: groups of dsi_max_xacts_in_group transactions,
     // a failing one split transaction by transaction, so the failing command is found exactly.
     List<SourceTransaction> chunk = new ArrayList<>();
+    GroupBound bound = grouping.newGroup();
     for (SourceTransaction t : g.txs) {
-      if (!chunk.isEmpty() && !grouping.joins(chunk, t)) {
+      if (chunk.isEmpty()) {
+        bound.first(t);
+      } else if (!bound.joins(t)) {
         session.applyGroup(chunk);
         chunk = new ArrayList<>();
+        bound = grouping.newGroup();
+        bound.first(t);
       }
       chunk.add(t);
     }

@@ -106,15 +106,7 @@ final class HvarExecutor extends DsiThread {
       pruneHanded(); // also when idle: a done group's net changes are not kept
       boolean grouping = open != null;
       List<SourceTransaction> batch =
-          ctx.handoff.takeGroup(
-              (taken, next) -> {
-                long cmds = openCommands + next.size();
-                for (SourceTransaction t : taken) {
-                  cmds += t.size();
-                }
-                return cmds <= settings.maxCmds();
-              },
-              grouping ? 0 : 200);
+          ctx.handoff.takeGroup(this::withinMaxCmds, grouping ? 0 : 200);
       if (batch.isEmpty()) {
         if (grouping && !ctx.stopping()) {
           close(DsiCounter.HVAR_CLOSED_EMPTY);
@@ -134,6 +126,27 @@ final class HvarExecutor extends DsiThread {
       ctx.fail(d.failure);
       return false;
     }
+  }
+
+  /** Takes transactions while they and the open group hold at most {@code dsi_compile_max_cmds}. */
+  private GroupBound withinMaxCmds() {
+    return new GroupBound() {
+      private long commands;
+
+      @Override
+      public void first(SourceTransaction t) {
+        commands = openCommands + t.size();
+      }
+
+      @Override
+      public boolean joins(SourceTransaction next) {
+        if (commands + next.size() > settings.maxCmds()) {
+          return false;
+        }
+        commands += next.size();
+        return true;
+      }
+    };
   }
 
   /** Compiles {@code t} into the open group, or applies it in continuous mode in its place. */

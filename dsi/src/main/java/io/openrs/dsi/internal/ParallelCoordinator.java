@@ -285,7 +285,7 @@ final class ParallelCoordinator {
     List<SourceTransaction> group = List.of();
     Unit unit = null;
     try {
-      group = ctx.handoff.takeGroup(grouping::joins, 100);
+      group = ctx.handoff.takeGroup(grouping::newGroup, 100);
       if (group.size() == 1 && group.get(0).streamed()) {
         TransactionStream s = group.get(0).stream();
         s.onEnd(this::wakeAll);

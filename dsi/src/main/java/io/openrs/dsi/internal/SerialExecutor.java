@@ -31,7 +31,7 @@ final class SerialExecutor extends DsiThread {
       if (!session.connected()) {
         session.connect();
       }
-      List<SourceTransaction> group = ctx.handoff.takeGroup(grouping::joins, 200);
+      List<SourceTransaction> group = ctx.handoff.takeGroup(grouping::newGroup, 200);
       if (!group.isEmpty()) {
         session.applyGroup(group);
       }

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 
 /**
  * The bounded hand-off from DSI-S (reading and assembling) to the DSIEXEC threads, bounded by the
@@ -60,13 +60,12 @@ final class TransactionHandoff {
 
   /**
    * Takes the first transaction, waiting up to {@code timeoutMillis}, and after it every following
-   * one already waiting that {@code joins(group, next)} accepts: the group is what is there, so a
-   * light load gives small groups and low latency.
+   * one already waiting that a new {@link GroupBound} from {@code bounds} lets join: the group is
+   * what is there, so a light load gives small groups and low latency.
    *
    * @return the group, empty on time-out or when closed
    */
-  List<SourceTransaction> takeGroup(
-      BiPredicate<List<SourceTransaction>, SourceTransaction> joins, long timeoutMillis)
+  List<SourceTransaction> takeGroup(Supplier<GroupBound> bounds, long timeoutMillis)
       throws InterruptedException {
     long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     lock.lock();
@@ -80,11 +79,15 @@ final class TransactionHandoff {
       if (closed) {
         return List.of();
       }
+      GroupBound bound = bounds.get();
       List<SourceTransaction> group = new ArrayList<>();
-      group.add(remove());
-      while (!queue.isEmpty() && joins.test(group, queue.peekFirst())) {
+      SourceTransaction first = remove();
+      bound.first(first);
+      group.add(first);
+      while (!queue.isEmpty() && bound.joins(queue.peekFirst())) {
         group.add(remove());
       }
+      notFull.signalAll();
       return group;
     } finally {
       lock.unlock();
@@ -94,7 +97,6 @@ final class TransactionHandoff {
   private SourceTransaction remove() {
     SourceTransaction t = queue.removeFirst();
     bytes -= t.handoffBytes();
-    notFull.signalAll();
     return t;
   }
 

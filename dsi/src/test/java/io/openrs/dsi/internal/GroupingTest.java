@@ -46,25 +46,35 @@ class GroupingTest {
         bytes);
   }
 
+  /** Whether {@code next} joins {@code group}, every member of which joined in turn. */
+  private static boolean joins(Grouping g, List<SourceTransaction> group, SourceTransaction next) {
+    GroupBound bound = g.newGroup();
+    bound.first(group.get(0));
+    for (SourceTransaction t : group.subList(1, group.size())) {
+      assertThat(bound.joins(t)).as("member %s joins", t).isTrue();
+    }
+    return bound.joins(next);
+  }
+
   @Test
   void atMostMaxXactsInGroup() {
     Grouping g = new Grouping(settings("dsi_max_xacts_in_group", "2"), true);
-    assertThat(g.joins(List.of(tx(1, 10, false)), tx(1, 10, false))).isTrue();
-    assertThat(g.joins(List.of(tx(1, 10, false), tx(1, 10, false)), tx(1, 10, false))).isFalse();
+    assertThat(joins(g, List.of(tx(1, 10, false)), tx(1, 10, false))).isTrue();
+    assertThat(joins(g, List.of(tx(1, 10, false), tx(1, 10, false)), tx(1, 10, false))).isFalse();
   }
 
   @Test
   void atMostXactGroupSizeBytes() {
     Grouping g = new Grouping(settings("dsi_xact_group_size", "65536"), true);
-    assertThat(g.joins(List.of(tx(1, 40_000, false)), tx(1, 25_000, false))).isTrue();
-    assertThat(g.joins(List.of(tx(1, 40_000, false)), tx(1, 30_000, false))).isFalse();
+    assertThat(joins(g, List.of(tx(1, 40_000, false)), tx(1, 25_000, false))).isTrue();
+    assertThat(joins(g, List.of(tx(1, 40_000, false)), tx(1, 30_000, false))).isFalse();
   }
 
   @Test
   void largeTransactionsTravelAlone() {
     Grouping g = new Grouping(settings("dsi_large_xact_size", "5"), true);
-    assertThat(g.joins(List.of(tx(6, 10, false)), tx(1, 10, false))).isFalse();
-    assertThat(g.joins(List.of(tx(1, 10, false)), tx(6, 10, false))).isFalse();
+    assertThat(joins(g, List.of(tx(6, 10, false)), tx(1, 10, false))).isFalse();
+    assertThat(joins(g, List.of(tx(1, 10, false)), tx(6, 10, false))).isFalse();
   }
 
   @Test
@@ -73,14 +83,14 @@ class GroupingTest {
     SourceTransaction incomplete =
         SourceTransaction.incomplete(
             2, 101, List.of(), new QueuePosition(0, 0, 0), new QueuePosition(0, 0, 0), 5);
-    assertThat(g.joins(List.of(tx(1, 10, false)), incomplete)).isFalse();
+    assertThat(joins(g, List.of(tx(1, 10, false)), incomplete)).isFalse();
   }
 
   @Test
   void ddlTravelsAloneWhereItCommitsImplicitly() {
-    assertThat(new Grouping(settings(), false).joins(List.of(tx(1, 10, false)), tx(0, 10, true)))
+    assertThat(joins(new Grouping(settings(), false), List.of(tx(1, 10, false)), tx(0, 10, true)))
         .isFalse();
-    assertThat(new Grouping(settings(), true).joins(List.of(tx(1, 10, false)), tx(0, 10, true)))
+    assertThat(joins(new Grouping(settings(), true), List.of(tx(1, 10, false)), tx(0, 10, true)))
         .isTrue();
   }
 }

@@ -301,7 +301,21 @@ class TransactionStreamTest {
     assertThat(handoff.bytes()).isEqualTo(1000);
     // its commands are only taken once it is in the hand-off: it never waits for room
     assertThat(handoff.offer(SourceTransaction.streamed(1, s), 10)).isTrue();
-    assertThat(handoff.takeGroup((g, n) -> false, 10)).singleElement().isNotNull();
+    assertThat(
+            handoff.takeGroup(
+                () ->
+                    new GroupBound() {
+                      @Override
+                      public void first(SourceTransaction t) {}
+
+                      @Override
+                      public boolean joins(SourceTransaction next) {
+                        return false;
+                      }
+                    },
+                10))
+        .singleElement()
+        .isNotNull();
     s.detach();
     assertThat(handoff.bytes()).isZero();
   }
