@@ -423,8 +423,22 @@ public final class NetChangeDb {
       converted++;
       return null;
     }
+    if (t.keyed()) {
+      // of the before image only the key is used: no value is made for its other columns
+      String why = t.map(beforeImage, false);
+      if (why != null) {
+        return why;
+      }
+      RowKey oldKey = t.key(beforeImage);
+      if (oldKey == null) {
+        return noOldKey(t);
+      }
+      Value[] after = new Value[t.width()];
+      why = t.read(afterImage, after, false);
+      return why != null ? why : update(t, oldKey, after);
+    }
     Value[] before = new Value[t.width()];
-    String why = t.read(beforeImage, before, !t.keyed());
+    String why = t.read(beforeImage, before, true);
     if (why != null) {
       return why;
     }
@@ -448,32 +462,41 @@ public final class NetChangeDb {
       return null;
     }
     RowKey oldKey = t.key(before);
-    if (oldKey == null) {
-      return "the before image of an update of "
-          + t.name()
-          + " lacks a value of its primary key "
-          + t.primaryKey();
-    }
-    Value[] newKeyValues = oldKey.values().clone();
-    boolean keyMentioned = false;
+    return oldKey == null ? noOldKey(t) : update(t, oldKey, after);
+  }
+
+  private static String noOldKey(TableNet t) {
+    return "the before image of an update of "
+        + t.name()
+        + " lacks a value of its primary key "
+        + t.primaryKey();
+  }
+
+  /** An update of the row {@code oldKey} names in keyed table {@code t}. */
+  private String update(TableNet t, RowKey oldKey, Value[] after) {
+    // full images repeat the key: a new key is made only when a key column really changes
+    Value[] newKeyValues = null;
     for (int i = 0; i < t.keyPositions.length; i++) {
       Value v = after[t.keyPositions[i]];
       if (v != null) {
         if (v instanceof Value.Null) {
           return "an update of " + t.name() + " sets primary key column to null";
         }
-        newKeyValues[i] = v;
-        keyMentioned = true;
+        if (!oldKey.holds(i, v)) {
+          if (newKeyValues == null) {
+            newKeyValues = oldKey.values().clone();
+          }
+          newKeyValues[i] = v;
+        }
       }
     }
-    RowKey newKey = keyMentioned ? RowKey.of(newKeyValues) : oldKey;
-    if (!newKey.equals(oldKey)) {
-      return move(t, oldKey, newKey, after);
+    if (newKeyValues != null) {
+      return move(t, oldKey, RowKey.of(newKeyValues), after);
     }
     for (int p : t.keyPositions) {
       after[p] = null;
     }
-    if (TablePlan.mask(after).isEmpty()) {
+    if (NetRow.none(after)) {
       return null; // nothing but unchanged columns: the row stays as it is
     }
     NetRow e = t.rows.get(oldKey);

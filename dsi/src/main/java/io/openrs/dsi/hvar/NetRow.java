@@ -78,6 +78,16 @@ final class NetRow {
     return out;
   }
 
+  /** True if no column has a value. */
+  static boolean none(Value[] image) {
+    for (Value v : image) {
+      if (v != null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** True if every column has a value. */
   static boolean complete(Value[] image) {
     for (Value v : image) {

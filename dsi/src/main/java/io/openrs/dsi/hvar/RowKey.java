@@ -75,6 +75,11 @@ final class RowKey {
     return ((Value.Int16) v).value();
   }
 
+  /** True if key column {@code i} (in key order) holds {@code v} as the replicate compares. */
+  boolean holds(int i, Value v) {
+    return same(values[i], v);
+  }
+
   /** The values, in key order (not to be changed). */
   Value[] values() {
     return values;
