@@ -660,6 +660,15 @@ public final class PostgresDialect implements Dialect {
   }
 
   @Override
+  public Optional<String> analyzeWorkTable(String work, List<String> columns) {
+    StringBuilder sb = new StringBuilder("ANALYZE ").append(quote(work)).append(" (");
+    for (int i = 0; i < columns.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(quote(columns.get(i)));
+    }
+    return Optional.of(sb.append(')').toString());
+  }
+
+  @Override
   public void dropWorkTables(Connection c, java.util.Collection<String> works) {
     // ON COMMIT DROP: the transaction's end drops them, committed or rolled back.
   }

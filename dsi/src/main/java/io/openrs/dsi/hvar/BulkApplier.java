@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -161,6 +162,7 @@ public final class BulkApplier {
               rows.add(r);
             }
             loadInto(c, t, "update", work, cols, rows);
+            analyzeIfSmall(c, t, "update", work, key, rows.size());
             w.updates.put(e.getKey(), work);
           }
         }
@@ -204,6 +206,7 @@ public final class BulkApplier {
             names.add(ORDINAL);
             names.add(COUNT);
             loadInto(c, t, "delete", work, names, rows, wc);
+            analyzeIfSmall(c, t, "delete", work, cols, rows.size());
             w.counted = work;
           }
         }
@@ -230,6 +233,7 @@ public final class BulkApplier {
       keyRows.add(k.values());
     }
     loadInto(c, t, "save", w.fillKeys, key, keyRows);
+    analyzeIfSmall(c, t, "save", w.fillKeys, key, keyRows.size());
     for (Map.Entry<BitSet, List<TablePlan.Change>> e : p.fillInserts.entrySet()) {
       List<String> provided = names(t, e.getKey());
       List<String> cols = new ArrayList<>(provided);
@@ -262,7 +266,32 @@ public final class BulkApplier {
       rows.add(k.values());
     }
     loadInto(c, t, step, work, t.primaryKey(), rows);
+    analyzeIfSmall(c, t, step, work, t.primaryKey(), rows.size());
     return work;
+  }
+
+  /**
+   * Work tables of fewer rows than this are analyzed once loaded ({@link
+   * Dialect#analyzeWorkTable}): below about ten pages the planner's guess for a table never
+   * analyzed is too high. Analyzing one costs under a millisecond at this size; larger ones are
+   * guessed from their pages well enough.
+   */
+  static final int SMALL_WORK_ROWS = 3000;
+
+  private void analyzeIfSmall(
+      Connection c, TableMeta t, String step, String work, List<String> joinColumns, int rows)
+      throws BulkApplyException {
+    if (rows >= SMALL_WORK_ROWS) {
+      return;
+    }
+    Optional<String> sql = dialect.analyzeWorkTable(work, joinColumns);
+    if (sql.isPresent()) {
+      try (Statement st = c.createStatement()) {
+        st.execute(sql.get());
+      } catch (SQLException e) {
+        throw new BulkApplyException(t.name(), step, sql.get(), e);
+      }
+    }
   }
 
   private String createWork(Connection c, TableMeta t, String step, List<WorkColumn> columns)

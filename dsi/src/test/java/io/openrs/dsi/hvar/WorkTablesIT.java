@@ -114,4 +114,55 @@ class WorkTablesIT {
       assertThat(Workload.actual(db, c, "item")).isEqualTo(canonical(t, expected.values()));
     }
   }
+
+  /**
+   * A small group's keys are looked up in the replicate table's primary key, not found by hashing
+   * the whole table: the work table is analyzed once loaded, so PostgreSQL plans it at its real
+   * size instead of its guess of ten pages for a table never analyzed.
+   */
+  @org.junit.jupiter.api.Test
+  void aSmallWorkTableJoinsThroughThePrimaryKey() throws Exception {
+    TestDb db = TestDb.POSTGRESQL;
+    Dialect d = Dialect.forName(db.dialect());
+    try (TestDb.Scratch s = db.scratch("hvar_plan");
+        Connection c = s.connect()) {
+      s.exec(
+          "CREATE TABLE big (id bigint PRIMARY KEY, v int, pad text)",
+          "INSERT INTO big SELECT g, g % 100, repeat('x', 200) FROM generate_series(1, 60000) g",
+          "ANALYZE big");
+      c.setAutoCommit(false);
+      d.prepareSession(c, true);
+      TableMeta t = d.describe(c, new TableName(s.name(), "big"));
+      List<Value[]> keys = new ArrayList<>();
+      for (long k = 1; k <= 60000; k += 200) {
+        keys.add(new Value[] {new Value.Int64(k)});
+      }
+      assertThat(keys).hasSizeLessThan(BulkApplier.SMALL_WORK_ROWS);
+      List<WorkColumn> key = List.of(WorkColumn.of("id"));
+      d.createWorkTable(c, "w_guessed", t, key);
+      d.loadRows(c, d.quote("w_guessed"), List.of("id"), t.columns(), keys, 4096, true);
+      d.createWorkTable(c, "w_analyzed", t, key);
+      d.loadRows(c, d.quote("w_analyzed"), List.of("id"), t.columns(), keys, 4096, true);
+      try (Statement st = c.createStatement()) {
+        st.execute(d.analyzeWorkTable("w_analyzed", List.of("id")).orElseThrow());
+      }
+      // the guess is what the analysis is for: without it the whole table is scanned
+      assertThat(plan(c, d.bulkDelete(t, "w_guessed"))).contains("Seq Scan on big");
+      assertThat(plan(c, d.bulkDelete(t, "w_analyzed")))
+          .contains("Index Scan using big_pkey")
+          .doesNotContain("Seq Scan on big");
+      c.rollback();
+    }
+  }
+
+  private static String plan(Connection c, String sql) throws Exception {
+    StringBuilder out = new StringBuilder();
+    try (Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("EXPLAIN " + sql)) {
+      while (rs.next()) {
+        out.append(rs.getString(1)).append('\n');
+      }
+    }
+    return out.toString();
+  }
 }
