@@ -60,6 +60,14 @@ final class OurSystem implements AutoCloseable {
     return label;
   }
 
+  /**
+   * The server's heap, fixed at its limit as a server's usually is ({@code -Xms} = {@code -Xmx}):
+   * with the 1 GiB the consistency suite's servers get, growing from a third of it, young
+   * collections every 100 MB copied the DSI's groups in flight again and again, and took 15-35 % of
+   * an HVAR DSI stage (docs/performance.md). {@code -Dbench.native.serverHeap} sets another.
+   */
+  private static final String SERVER_HEAP = System.getProperty("bench.native.serverHeap", "2g");
+
   Admin admin() {
     return admin;
   }
@@ -133,7 +141,8 @@ final class OurSystem implements AutoCloseable {
         ChildJvm.start(
             "repserver",
             serverDir,
-            "1g",
+            SERVER_HEAP,
+            List.of("-Xms" + SERVER_HEAP),
             "io.openrs.repserver.Main",
             List.of("-C", serverConfig.toString()),
             Map.of("OPENRS_ADMIN_PASSWORD", PASSWORD),

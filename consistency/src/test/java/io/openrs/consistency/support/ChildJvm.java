@@ -208,6 +208,24 @@ public final class ChildJvm implements AutoCloseable {
       Predicate<String> readyLine,
       Duration timeout)
       throws Exception {
+    return start(name, dir, heap, List.of(), mainClass, args, env, readyLine, timeout);
+  }
+
+  /**
+   * As {@link #start(String, Path, String, String, List, Map, Predicate, Duration)}, with {@code
+   * jvmOptions} after the heap limit (e.g. {@code -Xms2g} for a heap fixed at its limit).
+   */
+  public static ChildJvm start(
+      String name,
+      Path dir,
+      String heap,
+      List<String> jvmOptions,
+      String mainClass,
+      List<String> args,
+      Map<String, String> env,
+      Predicate<String> readyLine,
+      Duration timeout)
+      throws Exception {
     Path logback = dir.resolve("logback-child.xml");
     if (!Files.exists(logback)) {
       Files.writeString(logback, LOGBACK, StandardCharsets.UTF_8);
@@ -215,6 +233,7 @@ public final class ChildJvm implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx" + heap);
+    cmd.addAll(jvmOptions);
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
     cmd.addAll(cdsOptions(mainClass));
