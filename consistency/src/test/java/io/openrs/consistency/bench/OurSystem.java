@@ -230,6 +230,7 @@ final class OurSystem implements AutoCloseable {
             "repagent",
             dir.resolve("agent"),
             "1g",
+            List.of(),
             "io.openrs.repagent.Main",
             List.of("-C", agentConfig.toString()),
             Map.of("BENCH_RS_PASSWORD", PASSWORD, "BENCH_SOURCE_PASSWORD", BenchDb.PASSWORD),

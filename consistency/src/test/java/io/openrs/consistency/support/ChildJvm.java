@@ -195,25 +195,9 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Starts {@code mainClass} with {@code args}; returns once it printed a line {@code readyLine}
-   * accepts.
-   */
-  public static ChildJvm start(
-      String name,
-      Path dir,
-      String heap,
-      String mainClass,
-      List<String> args,
-      Map<String, String> env,
-      Predicate<String> readyLine,
-      Duration timeout)
-      throws Exception {
-    return start(name, dir, heap, List.of(), mainClass, args, env, readyLine, timeout);
-  }
-
-  /**
-   * As {@link #start(String, Path, String, String, List, Map, Predicate, Duration)}, with {@code
-   * jvmOptions} after the heap limit (e.g. {@code -Xms2g} for a heap fixed at its limit).
+   * Starts {@code mainClass} with {@code args}, a heap limit of {@code heap} and {@code jvmOptions}
+   * after it (e.g. {@code -Xms2g} for a heap fixed at its limit); returns once it printed a line
+   * {@code readyLine} accepts.
    */
   public static ChildJvm start(
       String name,
