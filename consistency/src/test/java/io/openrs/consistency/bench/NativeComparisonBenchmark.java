@@ -166,7 +166,21 @@ class NativeComparisonBenchmark {
     return Long.getLong("bench.native." + name, def);
   }
 
+  /**
+   * Rounds run first and not recorded ({@code bench.native.warmupRounds}, default 0): every system,
+   * every measurement, as a recorded round. Our server and agent run for days in production; in a
+   * short run their JIT compilers take a third of the CPU of a first DSI stage
+   * (docs/performance.md), which these rounds leave behind.
+   */
+  private static final int WARMUP_ROUNDS = (int) prop("warmupRounds", 0);
+
+  /** False during warm-up rounds: their samples are dropped. */
+  private boolean recording = true;
+
   private void sample(String workload, String measure, String system, double v) {
+    if (!recording) {
+      return;
+    }
     samples.computeIfAbsent(workload + "|" + measure + "|" + system, k -> new ArrayList<>()).add(v);
   }
 
@@ -212,11 +226,13 @@ class NativeComparisonBenchmark {
     note(
         String.format(
             Locale.ROOT,
-            "start %s, load average %s, rounds %d, lag runs of %d s after a warm-up of %d s,"
+            "start %s, load average %s, rounds %d after %d warm-up round(s) not recorded, lag"
+                + " runs of %d s after a warm-up of %d s,"
                 + " VACUUM (ANALYZE) before each measurement: %s, agent started in (1) by: %s",
             Instant.now(),
             loadAverage(),
             rounds,
+            WARMUP_ROUNDS,
             lag.toSeconds(),
             lagWarmup.toSeconds(),
             VACUUM,
@@ -320,10 +336,17 @@ class NativeComparisonBenchmark {
         f.join();
       }
       selfCheck(wl, pairs.get(SYSTEMS.get(1)));
-      for (int r = 1; r <= rounds; r++) {
+      for (int r = 1; r <= WARMUP_ROUNDS + rounds; r++) {
         List<String> order = rotate(SYSTEMS, r - 1);
+        recording = r > WARMUP_ROUNDS;
         LOG.info(
-            "{} round {} of {}, order {}, load {}", wl.name(), r, rounds, order, loadAverage());
+            "{} round {} of {}{}, order {}, load {}",
+            wl.name(),
+            r,
+            WARMUP_ROUNDS + rounds,
+            recording ? "" : " (warm-up, not recorded)",
+            order,
+            loadAverage());
         // (1) end to end from a backlog
         for (String s : measures.contains("e2e") ? order : List.<String>of()) {
           BenchDb[] pr = pairs.get(s);
@@ -476,7 +499,7 @@ class NativeComparisonBenchmark {
             dumpStats(o.admin(), lagStem);
             String headers = "lag;w" + w + "r" + r;
             for (Map<String, String> t : o.tickets(10)) {
-              if (String.valueOf(t.get("headers")).startsWith(headers)) {
+              if (recording && String.valueOf(t.get("headers")).startsWith(headers)) {
                 note(wl.name() + " round " + r + " " + s + " lag rs_ticket: " + t);
               }
             }
