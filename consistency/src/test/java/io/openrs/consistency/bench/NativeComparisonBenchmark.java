@@ -1,5 +1,7 @@
 package io.openrs.consistency.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import io.openrs.consistency.support.Admin;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>lag under sustained load</b>: the workload at the primary's full rate for a time while
  *       {@link LagProbe} measures heartbeat rows from primary commit to replicate visibility.
  * </ol>
+ *
+ * <p>While one system is measured the others do not read the cluster's log ({@link Bystanders}).
  *
  * <p>Every system has its own primary and replicate database (copies of one template), so one
  * system's backlog never runs while another is measured. The systems' order rotates every round.
@@ -335,6 +339,7 @@ class NativeComparisonBenchmark {
       for (java.util.concurrent.CompletableFuture<Void> f : starting) {
         f.join();
       }
+      Bystanders bystanders = new Bystanders(nat, ours, pairs);
       selfCheck(wl, pairs.get(SYSTEMS.get(1)));
       for (int r = 1; r <= WARMUP_ROUNDS + rounds; r++) {
         List<String> order = rotate(SYSTEMS, r - 1);
@@ -351,6 +356,7 @@ class NativeComparisonBenchmark {
         for (String s : measures.contains("e2e") ? order : List.<String>of()) {
           BenchDb[] pr = pairs.get(s);
           if (s.equals("native")) {
+            bystanders.pause(s, false);
             nat.disable();
             dbz.createSlot();
             long changes = wl.run(pr[0], r * 10 + 1, null);
@@ -372,8 +378,10 @@ class NativeComparisonBenchmark {
             if (!dbzFirst) {
               debezium(wl, dbz, m, changes);
             }
+            bystanders.resume(s, false);
           } else {
             OurSystem o = ours.get(s);
+            bystanders.pause(s, false);
             boolean resume = AGENT_START.equals("resume");
             if (resume) {
               o.suspendLogTransfer();
@@ -412,6 +420,7 @@ class NativeComparisonBenchmark {
                 sec,
                 startSec);
             dumpStats(o.admin(), "w" + w + "-r" + r + "-e2e-" + s);
+            bystanders.resume(s, false);
           }
           verify(wl, s, pr);
         }
@@ -427,6 +436,7 @@ class NativeComparisonBenchmark {
           long m = markers.getAndIncrement();
           pr[0].writeMarker(m);
           o.awaitOutboundComplete(CATCH_UP);
+          bystanders.pause(s, true);
           vacuum(pr[1]);
           o.admin().exec("admin stats, reset");
           CpuUse c0 = CpuUse.of(o);
@@ -434,6 +444,7 @@ class NativeComparisonBenchmark {
           o.resumeConnection();
           o.awaitMarker(m, CATCH_UP);
           double sec = (System.nanoTime() - t0) / 1e9;
+          bystanders.resume(s, true);
           sample(wl.name(), "dsi", s, changes / sec);
           cpu(wl, "dsi", s, CpuUse.of(o).since(c0), changes);
           LOG.info("{} dsi {}: {} changes in {} s", wl.name(), s, changes, sec);
@@ -443,6 +454,7 @@ class NativeComparisonBenchmark {
         for (String s : measures.contains("lag") ? order : List.<String>of()) {
           BenchDb[] pr = pairs.get(s);
           OurSystem o = ours.get(s);
+          bystanders.pause(s, false);
           if (!lagWarmup.isZero()) {
             // The same load, not recorded, so (3) starts with warm JITs, pools and caches; a
             // backlog the system could not drain during it counts in (3).
@@ -495,6 +507,7 @@ class NativeComparisonBenchmark {
           sample(wl.name(), "lag p99", s, l.p99Ms());
           sample(wl.name(), "lag max", s, l.maxMs());
           LOG.info("{} lag {}: {} ({} changes)", wl.name(), s, l, changes);
+          bystanders.resume(s, false);
           if (o != null) {
             dumpStats(o.admin(), lagStem);
             String headers = "lag;w" + w + "r" + r;
@@ -525,6 +538,92 @@ class NativeComparisonBenchmark {
         } catch (Exception e) {
           LOG.warn("cleanup of {} failed", closing.get(i), e);
         }
+      }
+    }
+  }
+
+  /**
+   * The systems not being measured. Every logical walsender decodes the whole cluster's WAL, so an
+   * idle subscription or agent of another system would decode the measured system's backlog and
+   * apply on the same two cores (in a DSI stage of (a), two such walsenders took 24 % of
+   * PostgreSQL's CPU samples). While one system is measured the others stop reading: native's
+   * subscription is disabled and our agents' log transfer suspended (for a DSI stage our own
+   * agent's too: the backlog is in the outbound queue by then). Afterwards each reads what it
+   * missed, up to a marker, and is waited for until its slot's restart point has passed that point
+   * too: a slot restarts from its restart point, which moves only past a running-transactions
+   * record its reader confirmed, so without the wait the next measurement of that system would
+   * decode again everything written while it was paused (native's (b) lost two thirds of its rate
+   * that way). In production the primary and the replicate are not one cluster.
+   */
+  private final class Bystanders {
+    private final NativeSystem nat;
+    private final Map<String, OurSystem> ours;
+    private final Map<String, BenchDb[]> pairs;
+
+    Bystanders(NativeSystem nat, Map<String, OurSystem> ours, Map<String, BenchDb[]> pairs) {
+      this.nat = nat;
+      this.ours = ours;
+      this.pairs = pairs;
+    }
+
+    /** Stops every system's log reading but {@code measured}'s (and its own with {@code own}). */
+    void pause(String measured, boolean own) throws SQLException {
+      if (!measured.equals("native")) {
+        nat.disable();
+      }
+      for (Map.Entry<String, OurSystem> e : ours.entrySet()) {
+        if (own || !e.getKey().equals(measured)) {
+          e.getValue().suspendLogTransferAndWait();
+        }
+      }
+    }
+
+    /** Undoes {@link #pause}; returns once each paused system is current, restart point too. */
+    void resume(String measured, boolean own) throws SQLException {
+      if (!measured.equals("native")) {
+        nat.enable();
+        long m = markers.getAndIncrement();
+        pairs.get("native")[0].writeMarker(m);
+        nat.awaitMarker(m, CATCH_UP);
+        restartPointCurrent(nat.primary(), "native");
+      }
+      for (Map.Entry<String, OurSystem> e : ours.entrySet()) {
+        if (own || !e.getKey().equals(measured)) {
+          e.getValue().resumeLogTransfer();
+          long m = markers.getAndIncrement();
+          pairs.get(e.getKey())[0].writeMarker(m);
+          e.getValue().awaitMarker(m, CATCH_UP);
+          restartPointCurrent(e.getValue().primary(), e.getKey());
+        }
+      }
+    }
+
+    /**
+     * Waits until the restart point of every active slot in {@code primary}'s database has passed
+     * the current WAL position. A temporary logical slot, created and dropped at once, makes
+     * PostgreSQL log the running-transactions record the readers need to move past.
+     */
+    private void restartPointCurrent(BenchDb primary, String system) throws SQLException {
+      String lsn = primary.scalar("SELECT pg_current_wal_lsn()");
+      primary.scalar(
+          "SELECT lsn FROM pg_create_logical_replication_slot('bench_snapshot_"
+              + markers.getAndIncrement()
+              + "', 'pgoutput', true)");
+      try {
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () ->
+                    "t"
+                        .equals(
+                            primary.scalar(
+                                "SELECT coalesce(bool_and(restart_lsn >= '"
+                                    + lsn
+                                    + "'::pg_lsn), true) FROM pg_replication_slots WHERE"
+                                    + " database = current_database() AND active")));
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        note(system + ": a slot's restart point did not pass " + lsn + " within 60 s");
       }
     }
   }

@@ -82,6 +82,11 @@ final class NativeSystem implements AutoCloseable {
                                 + "'")));
   }
 
+  /** The primary, whose database holds the subscription's slot. */
+  BenchDb primary() {
+    return primary;
+  }
+
   void enable() throws SQLException {
     replicate.exec("ALTER SUBSCRIPTION " + subscription + " ENABLE");
   }

@@ -265,6 +265,29 @@ final class OurSystem implements AutoCloseable {
     admin.exec("suspend log transfer from " + origin);
   }
 
+  /**
+   * Suspends log transfer and waits until the agent's slot is inactive: its walsender, which would
+   * decode every other database's WAL of the cluster too, has exited.
+   */
+  void suspendLogTransferAndWait() throws SQLException {
+    suspendLogTransfer();
+    await()
+        .atMost(START)
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () ->
+                "0"
+                    .equals(
+                        primary.scalar(
+                            "SELECT count(*) FROM pg_replication_slots WHERE database ="
+                                + " current_database() AND active")));
+  }
+
+  /** The primary, whose database holds this system's agent slot. */
+  BenchDb primary() {
+    return primary;
+  }
+
   /** Lets the agent in again; it connects at its next retry and reads the slot's backlog. */
   void resumeLogTransfer() throws SQLException {
     admin.exec("resume log transfer from " + origin);
