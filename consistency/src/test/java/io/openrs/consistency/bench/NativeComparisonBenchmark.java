@@ -444,11 +444,11 @@ class NativeComparisonBenchmark {
           o.resumeConnection();
           o.awaitMarker(m, CATCH_UP);
           double sec = (System.nanoTime() - t0) / 1e9;
-          bystanders.resume(s, true);
           sample(wl.name(), "dsi", s, changes / sec);
           cpu(wl, "dsi", s, CpuUse.of(o).since(c0), changes);
           LOG.info("{} dsi {}: {} changes in {} s", wl.name(), s, changes, sec);
           dumpStats(o.admin(), "w" + w + "-r" + r + "-dsi-" + s);
+          bystanders.resume(s, true); // after the CPU and the counters are read
         }
         // (3) lag under sustained load
         for (String s : measures.contains("lag") ? order : List.<String>of()) {
