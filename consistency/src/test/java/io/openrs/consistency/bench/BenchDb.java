@@ -176,6 +176,14 @@ final class BenchDb implements AutoCloseable {
     }
   }
 
+  /** Waits until {@code condition}, a query of one boolean, answers true (every 50 ms). */
+  void awaitTrue(String condition, Duration timeout) {
+    await()
+        .atMost(timeout)
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> "t".equals(scalar(condition)));
+  }
+
   void writeMarker(long id) throws SQLException {
     exec("INSERT INTO " + schema + ".bench_marker (id, note) VALUES (" + id + ", 'marker')");
   }

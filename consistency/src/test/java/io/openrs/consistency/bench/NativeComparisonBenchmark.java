@@ -1,7 +1,5 @@
 package io.openrs.consistency.bench;
 
-import static org.awaitility.Awaitility.await;
-
 import io.openrs.consistency.support.Admin;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -339,7 +337,7 @@ class NativeComparisonBenchmark {
       for (java.util.concurrent.CompletableFuture<Void> f : starting) {
         f.join();
       }
-      Bystanders bystanders = new Bystanders(nat, ours, pairs);
+      Bystanders bystanders = new Bystanders(nat, ours);
       selfCheck(wl, pairs.get(SYSTEMS.get(1)));
       for (int r = 1; r <= WARMUP_ROUNDS + rounds; r++) {
         List<String> order = rotate(SYSTEMS, r - 1);
@@ -558,12 +556,10 @@ class NativeComparisonBenchmark {
   private final class Bystanders {
     private final NativeSystem nat;
     private final Map<String, OurSystem> ours;
-    private final Map<String, BenchDb[]> pairs;
 
-    Bystanders(NativeSystem nat, Map<String, OurSystem> ours, Map<String, BenchDb[]> pairs) {
+    Bystanders(NativeSystem nat, Map<String, OurSystem> ours) {
       this.nat = nat;
       this.ours = ours;
-      this.pairs = pairs;
     }
 
     /** Stops every system's log reading but {@code measured}'s (and its own with {@code own}). */
@@ -582,46 +578,40 @@ class NativeComparisonBenchmark {
     void resume(String measured, boolean own) throws SQLException {
       if (!measured.equals("native")) {
         nat.enable();
-        long m = markers.getAndIncrement();
-        pairs.get("native")[0].writeMarker(m);
-        nat.awaitMarker(m, CATCH_UP);
-        restartPointCurrent(nat.primary(), "native");
+        catchUp("native", nat.primary(), m -> nat.awaitMarker(m, CATCH_UP));
       }
       for (Map.Entry<String, OurSystem> e : ours.entrySet()) {
         if (own || !e.getKey().equals(measured)) {
-          e.getValue().resumeLogTransfer();
-          long m = markers.getAndIncrement();
-          pairs.get(e.getKey())[0].writeMarker(m);
-          e.getValue().awaitMarker(m, CATCH_UP);
-          restartPointCurrent(e.getValue().primary(), e.getKey());
+          OurSystem o = e.getValue();
+          o.resumeLogTransfer();
+          catchUp(e.getKey(), o.primary(), m -> o.awaitMarker(m, CATCH_UP));
         }
       }
     }
 
     /**
-     * Waits until the restart point of every active slot in {@code primary}'s database has passed
-     * the current WAL position. A temporary logical slot, created and dropped at once, makes
-     * PostgreSQL log the running-transactions record the readers need to move past.
+     * Writes a marker at {@code primary} and waits for it at the replicate ({@code arrival}), then
+     * until the restart point of every active slot in the primary's database has passed the WAL
+     * position after it. A temporary logical slot, created and dropped at once, makes PostgreSQL
+     * log the running-transactions record the readers need to move past.
      */
-    private void restartPointCurrent(BenchDb primary, String system) throws SQLException {
+    private void catchUp(String system, BenchDb primary, java.util.function.LongConsumer arrival)
+        throws SQLException {
+      long m = markers.getAndIncrement();
+      primary.writeMarker(m);
+      arrival.accept(m);
       String lsn = primary.scalar("SELECT pg_current_wal_lsn()");
       primary.scalar(
           "SELECT lsn FROM pg_create_logical_replication_slot('bench_snapshot_"
               + markers.getAndIncrement()
               + "', 'pgoutput', true)");
       try {
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(100))
-            .until(
-                () ->
-                    "t"
-                        .equals(
-                            primary.scalar(
-                                "SELECT coalesce(bool_and(restart_lsn >= '"
-                                    + lsn
-                                    + "'::pg_lsn), true) FROM pg_replication_slots WHERE"
-                                    + " database = current_database() AND active")));
+        primary.awaitTrue(
+            "SELECT coalesce(bool_and(restart_lsn >= '"
+                + lsn
+                + "'::pg_lsn), true) FROM pg_replication_slots WHERE database = current_database()"
+                + " AND active",
+            Duration.ofSeconds(60));
       } catch (org.awaitility.core.ConditionTimeoutException e) {
         note(system + ": a slot's restart point did not pass " + lsn + " within 60 s");
       }

@@ -1,7 +1,5 @@
 package io.openrs.consistency.bench;
 
-import static org.awaitility.Awaitility.await;
-
 import java.sql.SQLException;
 import java.time.Duration;
 
@@ -69,17 +67,9 @@ final class NativeSystem implements AutoCloseable {
   void disable() throws SQLException {
     replicate.exec("ALTER SUBSCRIPTION " + subscription + " DISABLE");
     // The apply worker and its walsender exit asynchronously.
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(50))
-        .until(
-            () ->
-                "f"
-                    .equals(
-                        primary.scalar(
-                            "SELECT active FROM pg_replication_slots WHERE slot_name = '"
-                                + slot
-                                + "'")));
+    primary.awaitTrue(
+        "SELECT NOT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'",
+        Duration.ofSeconds(30));
   }
 
   /** The primary, whose database holds the subscription's slot. */

@@ -152,16 +152,11 @@ final class OurSystem implements AutoCloseable {
     configure();
     startAgent();
     // The agent captures from its slot's creation on: a marker written after that must arrive.
-    await()
-        .atMost(START)
-        .pollInterval(Duration.ofMillis(100))
-        .until(
-            () ->
-                primary.scalar(
-                        "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE database = '"
-                            + primary.name()
-                            + "'")
-                    != null);
+    primary.awaitTrue(
+        "SELECT confirmed_flush_lsn IS NOT NULL FROM pg_replication_slots WHERE database = '"
+            + primary.name()
+            + "'",
+        START);
     primary.writeMarker(firstMarker);
     try {
       awaitMarker(firstMarker, START);
@@ -271,16 +266,10 @@ final class OurSystem implements AutoCloseable {
    */
   void suspendLogTransferAndWait() throws SQLException {
     suspendLogTransfer();
-    await()
-        .atMost(START)
-        .pollInterval(Duration.ofMillis(50))
-        .until(
-            () ->
-                "0"
-                    .equals(
-                        primary.scalar(
-                            "SELECT count(*) FROM pg_replication_slots WHERE database ="
-                                + " current_database() AND active")));
+    primary.awaitTrue(
+        "SELECT count(*) = 0 FROM pg_replication_slots WHERE database = current_database() AND"
+            + " active",
+        START);
   }
 
   /** The primary, whose database holds this system's agent slot. */
