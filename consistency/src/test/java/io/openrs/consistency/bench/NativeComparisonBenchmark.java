@@ -365,6 +365,7 @@ class NativeComparisonBenchmark {
               debezium(wl, dbz, m, changes);
             }
             vacuum(pr[1]);
+            nat.awaitWorkerStartAllowed();
             CpuUse c0 = CpuUse.withoutOurs();
             long t0 = System.nanoTime();
             nat.enable();

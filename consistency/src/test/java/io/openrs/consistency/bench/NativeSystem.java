@@ -17,6 +17,7 @@ final class NativeSystem implements AutoCloseable {
   private final String slot;
   private final String subscription;
   private boolean created;
+  private long lastEnableNanos = System.nanoTime();
 
   NativeSystem(BenchDb primary, BenchDb replicate) {
     this.primary = primary;
@@ -79,6 +80,25 @@ final class NativeSystem implements AutoCloseable {
 
   void enable() throws SQLException {
     replicate.exec("ALTER SUBSCRIPTION " + subscription + " ENABLE");
+    lastEnableNanos = System.nanoTime();
+  }
+
+  /**
+   * Returns once an {@link #enable} starts the apply worker at once. PostgreSQL's launcher starts a
+   * subscription's worker at most once per {@code wal_retrieve_retry_interval} (5 s by default) and
+   * otherwise sleeps that long: enabled again sooner (after a catch-up between measurements), the
+   * worker would start up to 5 s late, inside the measurement. Call before the clock starts.
+   */
+  void awaitWorkerStartAllowed() throws SQLException, InterruptedException {
+    long intervalMs =
+        Long.parseLong(
+            replicate.scalar(
+                "SELECT setting FROM pg_settings WHERE name = 'wal_retrieve_retry_interval'"));
+    long sinceMs = (System.nanoTime() - lastEnableNanos) / 1_000_000;
+    long waitMs = intervalMs + 100 - sinceMs; // the launcher's own clock is a little behind ours
+    if (waitMs > 0) {
+      Thread.sleep(waitMs); // a throttle's remaining time, not a wait for a state
+    }
   }
 
   void awaitMarker(long id, Duration timeout) {
