@@ -22,7 +22,8 @@ public enum QueueCounter {
       Module.SQM,
       Kind.COUNTER,
       "bytes",
-      "Bytes written to segment files (whole blocks: headers, messages and padding)."),
+      "Bytes written to segment files: headers, messages and padding; the last block of a write"
+          + " ends at its payload rounded up to 4 KiB."),
   SQM_WRITE_TIME(
       "SQMWriteTime",
       Module.SQM,

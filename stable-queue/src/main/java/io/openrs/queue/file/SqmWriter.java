@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * (the packer then completes the producers' futures).
  *
  * <p>Each page is forced before the next one is written, so after a crash at most the last page can
- * be torn ({@link TailRecovery} relies on it) and a torn page is always in the last segment.
+ * be torn ({@link TailRecovery} relies on it) and a torn page is always in the last segment. The
+ * last block of a page is written only up to its payload (see {@link #writeLength}), so a segment
+ * file may end inside a block slot and has holes where partly filled blocks end.
  *
  * <p>Not thread-safe: every field is owned by this thread (asserted at the entry points with {@code
  * -ea}). An I/O error stops the queue ({@code FAILED}) with an exception naming the queue, the
@@ -34,6 +36,9 @@ import org.slf4j.LoggerFactory;
 final class SqmWriter extends ShutdownableThread {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqmWriter.class);
+
+  /** The last block of a write ends on a multiple of this (the file system's page size). */
+  static final int TAIL_ALIGNMENT = 4096;
 
   private final FileStableQueue queue;
   private final SqmHandoff handoff;
@@ -100,7 +105,8 @@ final class SqmWriter extends ShutdownableThread {
     }
     long start = queue.clock().monotonicTime();
     ByteBuffer src = page.buffer.duplicate();
-    src.position(0).limit(page.blocks * blockSize);
+    src.position(0).limit(writeLength(page));
+    int length = src.limit();
     long offset = (page.firstSequence % blocksPerSegment) * blockSize;
     long writeOffset = offset;
     try {
@@ -120,12 +126,32 @@ final class SqmWriter extends ShutdownableThread {
     stats.writes++;
     stats.writeNanos += queue.clock().monotonicTime() - start;
     stats.blocksWritten += page.blocks;
-    stats.bytesWritten += (long) page.blocks * blockSize;
+    stats.bytesWritten += length;
     queue.publish(page.endSequence(), page.lastPosition);
     if (LOG.isTraceEnabled()) {
       LOG.trace("queue {}: wrote {} blocks ({})", queue.id(), page.blocks, page.reason);
     }
     return true;
+  }
+
+  /**
+   * Bytes of {@code page} to write: its blocks, except that the last one ends at its payload
+   * rounded up to {@link #TAIL_ALIGNMENT} (with direct I/O, whole blocks). The rest of that block's
+   * slot is never written: segment files are created empty and a slot is written once, so it stays
+   * a hole that reads as zeros, which is the padding the format expects (not covered by the CRC
+   * either way). A lightly loaded queue, whose writes end in a partly filled block, so writes and
+   * stores about its messages instead of a whole block per write.
+   */
+  private int writeLength(PageBuffer page) {
+    int whole = page.blocks * blockSize;
+    if (settings.writeFlush() == WriteFlush.DIO) {
+      return whole;
+    }
+    int lastBlock = (page.blocks - 1) * blockSize;
+    int used =
+        BlockFormat.HEADER_SIZE + page.buffer.getInt(lastBlock + BlockFormat.PAYLOAD_LENGTH_OFFSET);
+    int tail = (used + TAIL_ALIGNMENT - 1) / TAIL_ALIGNMENT * TAIL_ALIGNMENT;
+    return lastBlock + Math.min(blockSize, tail);
   }
 
   private QueueException failed(String what, long offset, IOException e) {
