@@ -138,7 +138,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
             sender::offer,
             counters);
     mapper = dialect.newMapper(assembler, counters);
-    handler = new RecordHandler(mapper, assembler, sender, startPoint, counters);
+    handler = new RecordHandler(mapper, assembler, sender, startPoint, sender::flush, counters);
     bindingKey = ServerOffsetStore.register(this);
     engine =
         DebeziumEngine.create(Connect.class)

@@ -27,6 +27,9 @@ import org.apache.kafka.connect.source.SourceRecord;
  * without waiting for a later record or the periodic flush), and the agent's <b>close</b> ({@link
  * #releaseCovered}, so the engine's final flush claims what the server holds).
  *
+ * <p>After mapping a batch of records it calls {@code endOfRecords} (the sender's {@link
+ * Sender#flush}), so the LTL they made goes out without waiting to fill a batch.
+ *
  * <p>Threads: Debezium calls {@link #handleBatch} serially on the engine's record processing
  * thread; {@link #releaseCovered} and {@link #newestPendingCover} are called by the session's
  * closing thread. All three hold this object's lock, so the committer is never used by two threads
@@ -52,6 +55,7 @@ final class RecordHandler
   private final TransactionAssembler assembler;
   private final DurablePoint durable;
   private final Optional<Oqid> startPoint;
+  private final Runnable endOfRecords;
   private final AgentCounters counters;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   private final AtomicBoolean flushRequested = new AtomicBoolean();
@@ -63,11 +67,13 @@ final class RecordHandler
       TransactionAssembler assembler,
       DurablePoint durable,
       Optional<Oqid> startPoint,
+      Runnable endOfRecords,
       AgentCounters counters) {
     this.mapper = mapper;
     this.assembler = assembler;
     this.durable = durable;
     this.startPoint = startPoint;
+    this.endOfRecords = endOfRecords;
     this.counters = counters;
     this.releasedCover = startPoint;
   }
@@ -101,6 +107,7 @@ final class RecordHandler
         pending.addLast(new Pending(e, cover.isPresent() ? cover : startPoint));
       }
     }
+    endOfRecords.run(); // the sender sends what these records made without waiting for more
     if (releasedCover.isEmpty()) {
       awaitFirstCover();
     }

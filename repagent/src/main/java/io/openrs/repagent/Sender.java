@@ -10,8 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,6 +24,13 @@ import org.slf4j.LoggerFactory;
  * server's truncation point every {@code scan_batch_size} commands and whenever it is idle with
  * commands the server has not yet confirmed. The truncation point it learns is {@link #durable()},
  * which is what lets the log reader release the primary's log.
+ *
+ * <p>A batch goes out when the chunks waiting fill {@code ltl_batch_size}, or when the log reader
+ * {@link #flush}es (it does at the end of each batch of records the engine hands it, so a lone
+ * change waits for nothing). Under load the sender is therefore woken once per full batch rather
+ * than once per transaction, and each wake-up sends a full batch: fewer, larger batches and fewer
+ * thread wake-ups on both sides of the connection. Chunks nobody flushes go out after {@link #POLL}
+ * at the latest.
  *
  * <p>A rejected batch or a lost connection is fatal for this sender: it reports the failure once
  * and stops; the agent reconnects and resends from the server's truncation point with a new sender.
@@ -49,7 +54,7 @@ final class Sender implements RecordHandler.DurablePoint {
   private final Clock clock;
   private final Consumer<Throwable> onFailure;
   private final Optional<Oqid> skipUpTo;
-  private final BlockingQueue<LtlChunk> queue = new ArrayBlockingQueue<>(QUEUE_CHUNKS);
+  private final ChunkQueue queue;
   private final AtomicReference<Oqid> durable = new AtomicReference<>();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
@@ -77,6 +82,7 @@ final class Sender implements RecordHandler.DurablePoint {
     this.agent = agent;
     this.client = client;
     this.batchBytes = Math.min(batchBytes, client.maxBatchBytes());
+    this.queue = new ChunkQueue(QUEUE_CHUNKS, this.batchBytes);
     this.scanBatchSize = scanBatchSize;
     this.counters = counters;
     this.clock = clock;
@@ -145,10 +151,18 @@ final class Sender implements RecordHandler.DurablePoint {
    * @throws SessionEndedException when the sender has failed or is stopping
    */
   void offer(LtlChunk chunk) throws InterruptedException {
-    while (!queue.offer(chunk, POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+    while (!queue.offer(chunk, POLL)) {
       checkAlive();
     }
     checkAlive();
+  }
+
+  /**
+   * The log reader has nothing more to hand over for now: what is queued goes out without waiting
+   * to fill a batch. Called by the log reader's thread.
+   */
+  void flush() {
+    queue.flush();
   }
 
   private void checkAlive() {
@@ -176,16 +190,12 @@ final class Sender implements RecordHandler.DurablePoint {
   private void run() {
     try {
       while (!stopping && failure.get() == null) {
-        LtlChunk first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
-        if (first == null) {
+        queue.takeBatch(POLL, batchChunks);
+        if (batchChunks.isEmpty()) {
           idle();
           continue;
         }
-        addToBatch(first);
-        LtlChunk next;
-        while ((next = queue.peek()) != null && batchSize + next.text().length <= batchBytes) {
-          addToBatch(queue.poll());
-        }
+        skipCovered();
         sendBatch();
         if (commandsSinceAsk >= scanBatchSize) {
           askTruncation();
@@ -210,13 +220,21 @@ final class Sender implements RecordHandler.DurablePoint {
     }
   }
 
-  private void addToBatch(LtlChunk c) {
-    if (skipUpTo.isPresent() && c.lastOqid().compareTo(skipUpTo.get()) <= 0) {
-      counters.add(AgentCounter.RA_COMMANDS_SKIPPED, c.commands());
-      return;
+  /**
+   * Drops from the batch the chunks the server already holds (at or below the truncation point it
+   * welcomed this connection with) and sums what is left.
+   */
+  private void skipCovered() {
+    batchSize = 0;
+    for (var it = batchChunks.iterator(); it.hasNext(); ) {
+      LtlChunk c = it.next();
+      if (skipUpTo.isPresent() && c.lastOqid().compareTo(skipUpTo.get()) <= 0) {
+        counters.add(AgentCounter.RA_COMMANDS_SKIPPED, c.commands());
+        it.remove();
+      } else {
+        batchSize += c.text().length;
+      }
     }
-    batchSize += c.text().length;
-    batchChunks.add(c);
   }
 
   private void sendBatch() throws InterruptedException {

@@ -35,6 +35,9 @@ class RecordHandlerTest {
     boolean confirmWhileWaited;
     final List<Oqid> waitedFor = new ArrayList<>();
 
+    /** What the handler did, in order: each wait, and each flush with the chunks sent by then. */
+    final List<String> events = new ArrayList<>();
+
     @Override
     public Optional<Oqid> durable() {
       return Optional.ofNullable(point);
@@ -43,6 +46,7 @@ class RecordHandlerTest {
     @Override
     public boolean awaitDurable(Oqid target, Duration timeout) {
       waitedFor.add(target);
+      events.add("await " + target);
       if (confirmWhileWaited) {
         point = target;
       }
@@ -134,7 +138,13 @@ class RecordHandlerTest {
               return true;
           }
         };
-    return new RecordHandler(mapper, assembler, server, startPoint, counters);
+    return new RecordHandler(
+        mapper,
+        assembler,
+        server,
+        startPoint,
+        () -> server.events.add("flush " + sent.size()),
+        counters);
   }
 
   private static Oqid commitOf(long pos) {
@@ -164,6 +174,23 @@ class RecordHandlerTest {
     h.handleBatch(List.of(record("begin", 300)), committer);
     assertThat(committer.processed).containsExactly("end@100", "end@200");
     assertThat(h.takeFlushRequest()).isFalse();
+  }
+
+  @Test
+  void eachBatchOfRecordsEndsWithOneFlushBeforeWaitingForTheServer() throws Exception {
+    server.confirmWhileWaited = true;
+    RecordHandler h = handler(Optional.empty());
+    List<ChangeEvent<SourceRecord, SourceRecord>> two = new ArrayList<>(transaction(100));
+    two.addAll(transaction(200));
+
+    h.handleBatch(two, committer);
+    h.handleBatch(transaction(300), committer);
+    h.handleBatch(List.of(record("begin", 400)), committer);
+
+    // The first batch's two transactions are both handed over before its one flush, and the
+    // flush comes before the wait for the first durable point (which needs them sent).
+    assertThat(server.events)
+        .containsExactly("flush 2", "await " + commitOf(100), "flush 3", "flush 3");
   }
 
   @Test
