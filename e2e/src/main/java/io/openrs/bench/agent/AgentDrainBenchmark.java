@@ -84,8 +84,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  *
  * <pre>
  * java -cp e2e/target/benchmarks.jar io.openrs.bench.agent.AgentDrainBenchmark \
- *     [transactions=20000] [rounds=1] [warmup=1] [sizes=16384,65536,1048576] \
- *     [dir=/tmp/openrs-agentdrain] [seed=42]
+ *     [transactions=20000] [rounds=1] [warmup=1] [warmupTransactions=transactions/10] \
+ *     [sizes=16384,65536,1048576] [dir=/tmp/openrs-agentdrain] [seed=42]
  * </pre>
  */
 public final class AgentDrainBenchmark {
@@ -132,8 +132,14 @@ public final class AgentDrainBenchmark {
       sizes.add(Integer.parseInt(s.trim()));
     }
 
+    // A warm-up backlog is a tenth of a measured one unless given: the JIT keeps compiling the
+    // server's and the agent's code through the first full-size drains after small warm-ups.
+    int warmupTransactions =
+        Integer.parseInt(
+            a.getOrDefault(
+                "warmupTransactions", Integer.toString(Math.max(50, transactions / 10))));
     for (int w = 0; w < warmup; w++) {
-      round(dir, "warmup", Math.max(50, transactions / 10), seed + 1000 + w, sizes, true);
+      round(dir, "warmup", warmupTransactions, seed + 1000 + w, sizes, true);
       System.out.println("warmup round " + (w + 1) + " done (not counted)");
     }
     Map<String, List<Drain>> all = new LinkedHashMap<>();
@@ -453,6 +459,7 @@ public final class AgentDrainBenchmark {
         long start = System.nanoTime();
         agent.start();
         long written = 0;
+        FunctionCounter inboundWritten = null;
         while (written < target) {
           if (agent.state() == RepAgent.State.FAILED) {
             throw new IllegalStateException("the agent failed", agent.failure().orElse(null));
@@ -462,7 +469,10 @@ public final class AgentDrainBenchmark {
                 "the inbound queue holds " + written + " of " + target + " commands after 10 min");
           }
           Thread.sleep(1);
-          written = cmdsWritten(registry, inbound);
+          if (inboundWritten == null) { // looked up once: a registry search per poll costs CPU
+            inboundWritten = cmdsWrittenCounter(registry, inbound);
+          }
+          written = inboundWritten == null ? 0 : (long) inboundWritten.count();
         }
         double s = (System.nanoTime() - start) / 1e9;
         double recvWait = agentCounter(registry, agentName, "ra_sum_io_recv_wait");
@@ -472,6 +482,7 @@ public final class AgentDrainBenchmark {
         long bytes = (long) agentCounter(registry, agentName, "ra_bytes_sent");
         Thread.sleep(500);
         long after = cmdsWritten(registry, inbound);
+        System.out.println("  stable queues after the drain: " + queueWrites(registry));
         if (after != target) {
           throw new IllegalStateException(
               "the inbound queue holds "
@@ -489,13 +500,41 @@ public final class AgentDrainBenchmark {
   }
 
   private static long cmdsWritten(MeterRegistry registry, String inbound) {
-    FunctionCounter c =
-        registry
-            .find("CmdsWritten")
-            .tag("module", "SQM")
-            .tag("instance", inbound)
-            .functionCounter();
+    FunctionCounter c = cmdsWrittenCounter(registry, inbound);
     return c == null ? 0 : (long) c.count();
+  }
+
+  private static FunctionCounter cmdsWrittenCounter(MeterRegistry registry, String inbound) {
+    return registry
+        .find("CmdsWritten")
+        .tag("module", "SQM")
+        .tag("instance", inbound)
+        .functionCounter();
+  }
+
+  /**
+   * Per stable queue: write calls (each forced, {@code sqm_write_flush on}), blocks written, of
+   * them full, and bytes passed to the write calls; what the queue writers cost in the kernel.
+   */
+  private static String queueWrites(MeterRegistry registry) {
+    StringBuilder b = new StringBuilder();
+    for (FunctionCounter blocks :
+        registry.find("BlocksWritten").tag("module", "SQM").functionCounters()) {
+      String q = blocks.getId().getTag("instance");
+      double full = registry.find("BlocksFullWrite").tag("instance", q).functionCounter().count();
+      double bytes = registry.find("BytesWritten").tag("instance", q).functionCounter().count();
+      var writes = registry.find("SQMWriteTime").tag("instance", q).functionTimer();
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%s %d writes, %d blocks (%d full), %.1f MB written; ",
+              q,
+              writes == null ? -1 : (long) writes.count(),
+              (long) blocks.count(),
+              (long) full,
+              bytes / 1e6));
+    }
+    return b.toString();
   }
 
   private static double agentCounter(MeterRegistry registry, String agent, String name) {
