@@ -85,7 +85,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * <pre>
  * java -cp e2e/target/benchmarks.jar io.openrs.bench.agent.AgentDrainBenchmark \
  *     [transactions=20000] [rounds=1] [warmup=1] [warmupTransactions=transactions/10] \
- *     [sizes=16384,65536,1048576] [dir=/tmp/openrs-agentdrain] [seed=42]
+ *     [sizes=16384,65536,1048576] [dir=/tmp/openrs-agentdrain] [seed=42] \
+ *     [server.<parameter>=<value> ...]
  * </pre>
  */
 public final class AgentDrainBenchmark {
@@ -98,6 +99,9 @@ public final class AgentDrainBenchmark {
   private static final String URL = "jdbc:postgresql://" + HOST + ":" + PORT + "/" + DATABASE;
   private static final String RS_PASSWORD = "bench-password";
   private static final long TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(10);
+
+  /** Server parameters given as {@code server.<name>=<value>}, over the benchmark's own. */
+  private static final Map<String, String> SERVER_PARAMETERS = new HashMap<>();
 
   /** One consumer's drain of one backlog. */
   private record Drain(
@@ -125,6 +129,15 @@ public final class AgentDrainBenchmark {
     int transactions = Integer.parseInt(a.getOrDefault("transactions", "20000"));
     int rounds = Integer.parseInt(a.getOrDefault("rounds", "1"));
     int warmup = Integer.parseInt(a.getOrDefault("warmup", "1"));
+    a.forEach(
+        (k, v) -> {
+          if (k.startsWith("server.")) {
+            SERVER_PARAMETERS.put(k.substring("server.".length()), v);
+          }
+        });
+    if (!SERVER_PARAMETERS.isEmpty()) {
+      System.out.println("server parameters besides sqm_write_flush on: " + SERVER_PARAMETERS);
+    }
     long seed = Long.parseLong(a.getOrDefault("seed", "42"));
     Path dir = Path.of(a.getOrDefault("dir", "/tmp/openrs-agentdrain"));
     List<Integer> sizes = new ArrayList<>();
@@ -410,6 +423,7 @@ public final class AgentDrainBenchmark {
     p.put("prometheus_port", "0");
     p.put("listen_address", "127.0.0.1");
     p.put("sqm_write_flush", "on");
+    p.putAll(SERVER_PARAMETERS);
     ServerSettings settings =
         new ServerSettings(
             "BENCH_RS",
