@@ -9,7 +9,10 @@ import java.util.zip.CRC32C;
 /**
  * The block: unit of stable queue I/O. A segment file is a sequence of fixed-size block slots of
  * {@code block_size} bytes; block {@code b} of a segment starts at file offset {@code b *
- * block_size}. Every block starts with this header; all integers are big-endian.
+ * block_size}. Each slot is written once; the last block of a write only up to its payload rounded
+ * up to 4 KiB, so the rest of that slot is a hole reading as zeros and a file may end inside a slot
+ * (docs/formats/stable-queue-block.md). Every block starts with this header; all integers are
+ * big-endian.
  *
  * <pre>
  * offset size field
@@ -32,7 +35,8 @@ import java.util.zip.CRC32C;
  * 36     4    messageCount          messages (records) that start in this block
  * 40          HEADER_SIZE
  * 40     payloadLength              payload: continuation bytes, then records
- *        block_size - 40 - payloadLength  padding, zero
+ *        block_size - 40 - payloadLength  padding, zero (written up to the next 4 KiB
+ *                                   boundary when the block ends a write; a hole after it)
  * </pre>
  *
  * <p>A record is a 4-byte big-endian message length followed by the message bytes. A record's
