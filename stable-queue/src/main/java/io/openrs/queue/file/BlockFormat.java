@@ -91,6 +91,30 @@ final class BlockFormat {
   /** Bytes of a record's length field. */
   static final int RECORD_LENGTH_SIZE = 4;
 
+  /**
+   * A block that ends a write call reaches the file only up to its header and payload rounded up to
+   * this (the file system's page size); the rest of its slot stays a hole.
+   */
+  static final int TAIL_ALIGNMENT = 4096;
+
+  /** Header plus payload of the block at {@code base} in {@code buf}. */
+  static int usedLength(ByteBuffer buf, int base) {
+    return HEADER_SIZE + buf.getInt(base + PAYLOAD_LENGTH_OFFSET);
+  }
+
+  /**
+   * Bytes written of a block whose header and payload take {@code usedLength} bytes when it ends a
+   * write call: up to the next {@link #TAIL_ALIGNMENT} boundary, or the whole block with {@code
+   * wholeBlocks} (direct I/O). A block that does not end a write is full, and this is the whole
+   * block too (less than a record length field of padding is left in a full block).
+   */
+  static int writtenLength(int usedLength, int blockSize, boolean wholeBlocks) {
+    if (wholeBlocks) {
+      return blockSize;
+    }
+    return Math.min(blockSize, (usedLength + TAIL_ALIGNMENT - 1) / TAIL_ALIGNMENT * TAIL_ALIGNMENT);
+  }
+
   private BlockFormat() {}
 
   /** A decoded, checked header. */

@@ -3,6 +3,7 @@ package io.openrs.queue.file;
 import io.openrs.queue.QueueClosedException;
 import io.openrs.queue.QueuePosition;
 import io.openrs.queue.QueueSettings;
+import io.openrs.queue.WriteFlush;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Optional;
@@ -52,6 +53,10 @@ final class SqmPacker extends ShutdownableThread {
   private final int blockSize;
   private final int blocksPerSegment;
   private final int capacity;
+
+  /** Direct I/O writes whole blocks, so their whole padding is zeroed. */
+  private final boolean wholeBlocks;
+
   private final int pageSizeBlocks;
   private final long wakeBytesCap;
   private final ArrayDeque<PageBuffer> free = new ArrayDeque<>();
@@ -99,6 +104,7 @@ final class SqmPacker extends ShutdownableThread {
     this.blockSize = s.blockSizeBytes();
     this.blocksPerSegment = s.blocksPerSegment();
     this.capacity = blockSize - BlockFormat.HEADER_SIZE;
+    this.wholeBlocks = s.writeFlush() == WriteFlush.DIO;
     this.pageSizeBlocks = s.pageSizeBlocks();
     this.wakeBytesCap = Math.max(1, s.writeRequestLimitBytes() / 2);
     this.nextSequence = nextSequence;
@@ -328,13 +334,17 @@ final class SqmPacker extends ShutdownableThread {
     }
   }
 
-  /** Writes the open block's header (with its CRC) and zeroes its padding. */
+  /**
+   * Writes the open block's header (with its CRC) and zeroes its padding, as far as the writer
+   * writes it ({@link BlockFormat#writtenLength}; the rest of the slot stays a hole).
+   */
   private void closeBlock() {
     int end = blockBase + blockSize;
     if (pos == end) {
       stats.blocksFullWrite++;
     } else {
-      buf.put(pos, ZEROS, 0, end - pos);
+      int written = BlockFormat.writtenLength(pos - blockBase, blockSize, wholeBlocks);
+      buf.put(pos, ZEROS, 0, blockBase + written - pos);
     }
     BlockFormat.writeHeader(
         buf,
@@ -373,8 +383,7 @@ final class SqmPacker extends ShutdownableThread {
     BlockCache cache = queue.cache();
     for (int b = 0; b < page.blocks; b++) {
       int base = b * blockSize;
-      int length = BlockFormat.HEADER_SIZE + buf.getInt(base + BlockFormat.PAYLOAD_LENGTH_OFFSET);
-      cache.put(page.firstSequence + b, buf, base, length);
+      cache.put(page.firstSequence + b, buf, base, BlockFormat.usedLength(buf, base));
     }
     inFlight.addLast(page);
     handoff.submit(page);

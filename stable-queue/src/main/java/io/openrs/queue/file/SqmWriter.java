@@ -37,9 +37,6 @@ final class SqmWriter extends ShutdownableThread {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqmWriter.class);
 
-  /** The last block of a write ends on a multiple of this (the file system's page size). */
-  static final int TAIL_ALIGNMENT = 4096;
-
   private final FileStableQueue queue;
   private final SqmHandoff handoff;
   private final QueueSettings settings;
@@ -135,23 +132,20 @@ final class SqmWriter extends ShutdownableThread {
   }
 
   /**
-   * Bytes of {@code page} to write: its blocks, except that the last one ends at its payload
-   * rounded up to {@link #TAIL_ALIGNMENT} (with direct I/O, whole blocks). The rest of that block's
-   * slot is never written: segment files are created empty and a slot is written once, so it stays
-   * a hole that reads as zeros, which is the padding the format expects (not covered by the CRC
-   * either way). A lightly loaded queue, whose writes end in a partly filled block, so writes and
-   * stores about its messages instead of a whole block per write.
+   * Bytes of {@code page} to write: its blocks, the last one only up to {@link
+   * BlockFormat#writtenLength} (whole with direct I/O). The rest of that block's slot is never
+   * written: segment files are created empty and a slot is written once, so it stays a hole that
+   * reads as zeros, which is the padding the format expects (not covered by the CRC either way). A
+   * lightly loaded queue, whose writes end in a partly filled block, so writes and stores about its
+   * messages instead of a whole block per write.
    */
   private int writeLength(PageBuffer page) {
-    int whole = page.blocks * blockSize;
-    if (settings.writeFlush() == WriteFlush.DIO) {
-      return whole;
-    }
     int lastBlock = (page.blocks - 1) * blockSize;
-    int used =
-        BlockFormat.HEADER_SIZE + page.buffer.getInt(lastBlock + BlockFormat.PAYLOAD_LENGTH_OFFSET);
-    int tail = (used + TAIL_ALIGNMENT - 1) / TAIL_ALIGNMENT * TAIL_ALIGNMENT;
-    return lastBlock + Math.min(blockSize, tail);
+    return lastBlock
+        + BlockFormat.writtenLength(
+            BlockFormat.usedLength(page.buffer, lastBlock),
+            blockSize,
+            settings.writeFlush() == WriteFlush.DIO);
   }
 
   private QueueException failed(String what, long offset, IOException e) {

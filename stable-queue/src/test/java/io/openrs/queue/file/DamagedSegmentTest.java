@@ -127,8 +127,9 @@ class DamagedSegmentTest {
     writeBlocks(BLOCKS);
     truncate(segment0, blockOffset(BLOCKS - 1) + BlockFormat.HEADER_SIZE);
     assertThat(reopenAndReadAll()).isEqualTo(ids((BLOCKS - 1) * PER_BLOCK));
-    // Cut, then one new block, written up to its payload (one page of SqmWriter.TAIL_ALIGNMENT).
-    assertThat(Files.size(segment0)).isEqualTo(blockOffset(BLOCKS - 1) + SqmWriter.TAIL_ALIGNMENT);
+    // Cut, then one new block, written up to its payload (one page of BlockFormat.TAIL_ALIGNMENT).
+    assertThat(Files.size(segment0))
+        .isEqualTo(blockOffset(BLOCKS - 1) + BlockFormat.TAIL_ALIGNMENT);
   }
 
   @Test

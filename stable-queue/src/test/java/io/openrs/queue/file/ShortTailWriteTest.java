@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A write whose last block is partly filled ends at that block's payload, rounded up to {@link
- * SqmWriter#TAIL_ALIGNMENT}: the rest of the slot is a hole that reads as zeros, recovery keeps
+ * BlockFormat#TAIL_ALIGNMENT}: the rest of the slot is a hole that reads as zeros, recovery keeps
  * such a block, and the next write starts at the next slot.
  */
 class ShortTailWriteTest {
@@ -56,31 +56,33 @@ class ShortTailWriteTest {
     StableQueue q = fx.manager.createQueue(Q, SMALL);
     q.append(Messages.make(1, 100)).get(10, TimeUnit.SECONDS);
 
-    assertThat(Files.size(segment0)).isEqualTo(SqmWriter.TAIL_ALIGNMENT);
-    assertThat(bytesWritten()).isEqualTo(SqmWriter.TAIL_ALIGNMENT);
+    assertThat(Files.size(segment0)).isEqualTo(BlockFormat.TAIL_ALIGNMENT);
+    assertThat(bytesWritten()).isEqualTo(BlockFormat.TAIL_ALIGNMENT);
 
-    // The next write is the next block slot; the first block's unwritten rest reads as zeros.
+    // The next write is the next block slot. The first block's padding, written up to the 4 KiB
+    // boundary and a hole after it, reads as zeros.
     q.append(Messages.make(2, 100)).get(10, TimeUnit.SECONDS);
-    assertThat(Files.size(segment0)).isEqualTo(BLOCK + SqmWriter.TAIL_ALIGNMENT);
-    byte[] hole = new byte[BLOCK - SqmWriter.TAIL_ALIGNMENT];
+    assertThat(Files.size(segment0)).isEqualTo(BLOCK + BlockFormat.TAIL_ALIGNMENT);
+    int used = BlockFormat.HEADER_SIZE + BlockFormat.RECORD_LENGTH_SIZE + 100;
+    byte[] padding = new byte[BLOCK - used];
     try (FileChannel ch = FileChannel.open(segment0, StandardOpenOption.READ)) {
-      ByteBuffer b = ByteBuffer.wrap(hole);
-      while (b.hasRemaining() && ch.read(b, SqmWriter.TAIL_ALIGNMENT + b.position()) >= 0) {}
+      ByteBuffer b = ByteBuffer.wrap(padding);
+      while (b.hasRemaining() && ch.read(b, used + b.position()) >= 0) {}
       assertThat(b.hasRemaining()).isFalse();
     }
-    assertThat(hole).containsOnly(0);
+    assertThat(padding).containsOnly(0);
 
     // Recovery keeps the short last block (nothing cut) and the reader gets both messages, from
     // disk: the reopened queue has an empty cache.
     fx.restart();
     q = fx.manager.openQueue(Q, SMALL);
-    assertThat(Files.size(segment0)).isEqualTo(BLOCK + SqmWriter.TAIL_ALIGNMENT);
+    assertThat(Files.size(segment0)).isEqualTo(BLOCK + BlockFormat.TAIL_ALIGNMENT);
     try (QueueReader r = q.openReader("SQT")) {
       assertThat(ids(Messages.drain(r))).containsExactly(1L, 2L);
       q.append(Messages.make(3, 100)).get(10, TimeUnit.SECONDS);
       assertThat(ids(Messages.drain(r))).containsExactly(3L);
     }
-    assertThat(Files.size(segment0)).isEqualTo(2L * BLOCK + SqmWriter.TAIL_ALIGNMENT);
+    assertThat(Files.size(segment0)).isEqualTo(2L * BLOCK + BlockFormat.TAIL_ALIGNMENT);
   }
 
   @Test
@@ -91,7 +93,7 @@ class ShortTailWriteTest {
 
     long tail = Files.size(segment0) - 2L * BLOCK;
     assertThat(tail).isPositive().isLessThan(BLOCK);
-    assertThat(tail % SqmWriter.TAIL_ALIGNMENT).isZero();
+    assertThat(tail % BlockFormat.TAIL_ALIGNMENT).isZero();
     assertThat(bytesWritten()).isEqualTo(Files.size(segment0));
 
     fx.restart();
@@ -99,6 +101,27 @@ class ShortTailWriteTest {
     try (QueueReader r = q.openReader("SQT")) {
       assertThat(ids(Messages.drain(r))).containsExactly(7L);
     }
+  }
+
+  @Test
+  void aReusedPageBufferLeavesNoStaleBytesInTheWrittenPadding() throws Exception {
+    StableQueue q = fx.manager.createQueue(Q, SMALL);
+    // Fills the page buffers' first blocks with message bytes; then small writes reuse them.
+    q.append(Messages.make(1, BLOCK * 5 / 2)).get(10, TimeUnit.SECONDS);
+    int used = BlockFormat.HEADER_SIZE + BlockFormat.RECORD_LENGTH_SIZE + 100;
+    for (int i = 0; i < 4; i++) {
+      q.append(Messages.make(10 + i, 100)).get(10, TimeUnit.SECONDS);
+    }
+    try (FileChannel ch = FileChannel.open(segment0, StandardOpenOption.READ)) {
+      for (int slot = 3; slot < 7; slot++) {
+        byte[] padding = new byte[BlockFormat.TAIL_ALIGNMENT - used];
+        ByteBuffer b = ByteBuffer.wrap(padding);
+        while (b.hasRemaining() && ch.read(b, (long) slot * BLOCK + used + b.position()) >= 0) {}
+        assertThat(b.hasRemaining()).isFalse();
+        assertThat(padding).as("padding of slot %d", slot).containsOnly(0);
+      }
+    }
+    assertThat(Files.size(segment0)).isEqualTo(6L * BLOCK + BlockFormat.TAIL_ALIGNMENT);
   }
 
   @Test
