@@ -12,6 +12,7 @@ import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.DatabaseRepDef;
 import io.openrs.config.rssd.Profile;
 import io.openrs.config.rssd.RssdSettings;
+import io.openrs.queue.QueueCounter;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repagent.AgentConfigFile;
@@ -520,7 +521,7 @@ public final class AgentDrainBenchmark {
 
   private static FunctionCounter cmdsWrittenCounter(MeterRegistry registry, String inbound) {
     return registry
-        .find("CmdsWritten")
+        .find(QueueCounter.CMDS_WRITTEN.counterName())
         .tag("module", "SQM")
         .tag("instance", inbound)
         .functionCounter();
@@ -533,11 +534,28 @@ public final class AgentDrainBenchmark {
   private static String queueWrites(MeterRegistry registry) {
     StringBuilder b = new StringBuilder();
     for (FunctionCounter blocks :
-        registry.find("BlocksWritten").tag("module", "SQM").functionCounters()) {
+        registry
+            .find(QueueCounter.BLOCKS_WRITTEN.counterName())
+            .tag("module", "SQM")
+            .functionCounters()) {
       String q = blocks.getId().getTag("instance");
-      double full = registry.find("BlocksFullWrite").tag("instance", q).functionCounter().count();
-      double bytes = registry.find("BytesWritten").tag("instance", q).functionCounter().count();
-      var writes = registry.find("SQMWriteTime").tag("instance", q).functionTimer();
+      double full =
+          registry
+              .find(QueueCounter.BLOCKS_FULL_WRITE.counterName())
+              .tag("instance", q)
+              .functionCounter()
+              .count();
+      double bytes =
+          registry
+              .find(QueueCounter.BYTES_WRITTEN.counterName())
+              .tag("instance", q)
+              .functionCounter()
+              .count();
+      var writes =
+          registry
+              .find(QueueCounter.SQM_WRITE_TIME.counterName())
+              .tag("instance", q)
+              .functionTimer();
       b.append(
           String.format(
               Locale.ROOT,
