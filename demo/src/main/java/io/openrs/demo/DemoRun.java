@@ -162,6 +162,7 @@ final class DemoRun {
         List.of(
             dir.childMarker(),
             "-Xmx1g",
+            "-XX:+UseParallelGC",
             "-Dlogback.configurationFile=" + dir.resolve("logback.xml"));
     List<String> cmd =
         ChildProcess.javaCommand(
@@ -274,6 +275,7 @@ final class DemoRun {
         List.of(
             dir.childMarker(),
             "-Xmx1g",
+            "-XX:+UseParallelGC",
             "-Dlogback.configurationFile=" + dir.resolve("logback.xml"));
     List<String> cmd =
         ChildProcess.javaCommand(

@@ -44,6 +44,13 @@ public final class ChildJvm implements AutoCloseable {
   private static final int TAIL_LINES = 200;
 
   /**
+   * The children's garbage collector, {@code -XX:+Use<name>GC}: {@code Parallel}, as {@code
+   * bin/repserver} and {@code bin/repagent} choose it, unless {@code -Dopenrs.cs.childGc} names
+   * another ({@code Serial}, {@code G1}).
+   */
+  private static final String COLLECTOR = System.getProperty("openrs.cs.childGc", "Parallel");
+
+  /**
    * Class-data sharing archives of this test JVM's children, one per main class: the first child of
    * a kind writes one when it exits normally ({@code -XX:ArchiveClassesAtExit}), later ones map it
    * ({@code -XX:SharedArchiveFile}), which saves seconds of class loading per start on a busy
@@ -218,7 +225,7 @@ public final class ChildJvm implements AutoCloseable {
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx" + heap);
     cmd.addAll(jvmOptions);
-    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-XX:+Use" + COLLECTOR + "GC");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
     cmd.addAll(cdsOptions(mainClass));
     cmd.add("-Duser.timezone=" + CHILD_TIME_ZONE);
