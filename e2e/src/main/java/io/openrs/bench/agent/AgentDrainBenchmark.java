@@ -87,8 +87,11 @@ import org.apache.kafka.connect.source.SourceRecord;
  * java -cp e2e/target/benchmarks.jar io.openrs.bench.agent.AgentDrainBenchmark \
  *     [transactions=20000] [rounds=1] [warmup=1] [warmupTransactions=transactions/10] \
  *     [sizes=16384,65536,1048576] [dir=/tmp/openrs-agentdrain] [seed=42] \
- *     [server.<parameter>=<value> ...]
+ *     [server.<parameter>=<value> ...] [debezium.<property>=<value> ...]
  * </pre>
+ *
+ * <p>{@code debezium.<property>} is given to both engines: Debezium alone's and the agent's (as the
+ * agent's own {@code debezium.<property>} configuration lines).
  */
 public final class AgentDrainBenchmark {
 
@@ -103,6 +106,9 @@ public final class AgentDrainBenchmark {
 
   /** Server parameters given as {@code server.<name>=<value>}, over the benchmark's own. */
   private static final Map<String, String> SERVER_PARAMETERS = new HashMap<>();
+
+  /** Debezium properties given as {@code debezium.<name>=<value>}, for both engines. */
+  private static final Map<String, String> DEBEZIUM_PROPERTIES = new HashMap<>();
 
   /** One consumer's drain of one backlog. */
   private record Drain(
@@ -135,9 +141,15 @@ public final class AgentDrainBenchmark {
           if (k.startsWith("server.")) {
             SERVER_PARAMETERS.put(k.substring("server.".length()), v);
           }
+          if (k.startsWith("debezium.")) {
+            DEBEZIUM_PROPERTIES.put(k.substring("debezium.".length()), v);
+          }
         });
     if (!SERVER_PARAMETERS.isEmpty()) {
       System.out.println("server parameters besides sqm_write_flush on: " + SERVER_PARAMETERS);
+    }
+    if (!DEBEZIUM_PROPERTIES.isEmpty()) {
+      System.out.println("Debezium properties of both engines: " + DEBEZIUM_PROPERTIES);
     }
     long seed = Long.parseLong(a.getOrDefault("seed", "42"));
     Path dir = Path.of(a.getOrDefault("dir", "/tmp/openrs-agentdrain"));
@@ -339,6 +351,7 @@ public final class AgentDrainBenchmark {
         io.openrs.repagent.AgentParameter.SCAN_SLEEP_MAX_MS.defaultValue().orElseThrow());
     p.setProperty("time.precision.mode", "adaptive_time_microseconds");
     p.setProperty("binary.handling.mode", "bytes");
+    DEBEZIUM_PROPERTIES.forEach(p::setProperty);
     return p;
   }
 
@@ -463,6 +476,7 @@ public final class AgentDrainBenchmark {
       m.put("heartbeat_interval_ms", "0");
       m.put("ltl_batch_size", Integer.toString(size));
       m.put("data_directory", d.resolve("agent").toString());
+      DEBEZIUM_PROPERTIES.forEach((k, v) -> m.put("debezium." + k, v));
       AgentSettings agentSettings =
           AgentConfigFile.fromMap(
               "benchmark",
