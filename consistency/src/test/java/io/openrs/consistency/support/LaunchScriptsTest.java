@@ -1,0 +1,82 @@
+package io.openrs.consistency.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code bin/repserver} and {@code bin/repagent} as an operator starts them (here with {@code -V},
+ * which starts the JVM and exits): the JVM they run and the garbage collector they choose
+ * (docs/repserver.md and docs/repagent.md, "The JVM"). Needs the modules' jars and {@code
+ * target/lib}, which the reactor builds before this module.
+ */
+class LaunchScriptsTest {
+
+  private static final Path BIN = Path.of("..", "bin");
+
+  private record Run(int exitCode, String output) {}
+
+  private static Run run(String script, Map<String, String> env) throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder(List.of("bash", BIN.resolve(script).toString(), "-V"))
+            .redirectErrorStream(true);
+    pb.environment().remove("JAVA_HOME");
+    pb.environment().remove("JAVA_OPTS");
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(script + " exits").isTrue();
+    return new Run(p.exitValue(), out);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"repserver", "repagent"})
+  void theParallelCollectorIsTheDefault(String script) throws Exception {
+    Run r = run(script, Map.of("JAVA_OPTS", "-XX:+PrintCommandLineFlags"));
+
+    assertThat(r.exitCode()).as(r.output()).isZero();
+    assertThat(r.output()).contains("-XX:+UseParallelGC").doesNotContain("-XX:+UseG1GC");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"repserver", "repagent"})
+  void aCollectorNamedInJavaOptsIsKeptAlone(String script) throws Exception {
+    Run r = run(script, Map.of("JAVA_OPTS", "-XX:+PrintCommandLineFlags -XX:+UseSerialGC"));
+
+    assertThat(r.exitCode()).as(r.output()).isZero();
+    assertThat(r.output()).contains("-XX:+UseSerialGC").doesNotContain("-XX:+UseParallelGC");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"repserver", "repagent"})
+  void theJavaOfJavaHomeRunsWhenSet(String script, @TempDir Path home) throws Exception {
+    Path java = fakeJava(home);
+
+    Run r = run(script, Map.of("JAVA_HOME", home.toString(), "JAVA_OPTS", "-Xmx1g"));
+
+    assertThat(r.exitCode()).as(r.output()).isZero();
+    assertThat(r.output())
+        .startsWith("fake java: -XX:+UseParallelGC -Xmx1g -cp ")
+        .contains("io.openrs." + script + ".Main -V");
+    assertThat(java).exists();
+  }
+
+  /** {@code home/bin/java}: prints its arguments instead of starting a JVM. */
+  private static Path fakeJava(Path home) throws IOException {
+    Path java = home.resolve("bin").resolve("java");
+    Files.createDirectories(java.getParent());
+    Files.writeString(java, "#!/usr/bin/env bash\necho \"fake java: $*\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return java;
+  }
+}
