@@ -534,10 +534,16 @@ public final class AgentDrainBenchmark {
   }
 
   private static FunctionCounter cmdsWrittenCounter(MeterRegistry registry, String inbound) {
+    return sqmCounter(registry, QueueCounter.CMDS_WRITTEN, inbound);
+  }
+
+  /** Stable queue {@code queue}'s counter {@code counter}, or null before the queue exists. */
+  private static FunctionCounter sqmCounter(
+      MeterRegistry registry, QueueCounter counter, String queue) {
     return registry
-        .find(QueueCounter.CMDS_WRITTEN.counterName())
+        .find(counter.counterName())
         .tag("module", "SQM")
-        .tag("instance", inbound)
+        .tag("instance", queue)
         .functionCounter();
   }
 
@@ -553,18 +559,8 @@ public final class AgentDrainBenchmark {
             .tag("module", "SQM")
             .functionCounters()) {
       String q = blocks.getId().getTag("instance");
-      double full =
-          registry
-              .find(QueueCounter.BLOCKS_FULL_WRITE.counterName())
-              .tag("instance", q)
-              .functionCounter()
-              .count();
-      double bytes =
-          registry
-              .find(QueueCounter.BYTES_WRITTEN.counterName())
-              .tag("instance", q)
-              .functionCounter()
-              .count();
+      double full = sqmCounter(registry, QueueCounter.BLOCKS_FULL_WRITE, q).count();
+      double bytes = sqmCounter(registry, QueueCounter.BYTES_WRITTEN, q).count();
       var writes =
           registry
               .find(QueueCounter.SQM_WRITE_TIME.counterName())
