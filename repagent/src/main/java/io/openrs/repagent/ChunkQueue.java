@@ -108,7 +108,10 @@ final class ChunkQueue {
     }
   }
 
-  /** Whether {@link #takeBatch} would return without waiting now. */
+  /**
+   * Whether {@link #takeBatch} would return without waiting now: the wake rule, observable without
+   * timing a wait (ChunkQueueTest).
+   */
   boolean isReady() {
     lock.lock();
     try {
