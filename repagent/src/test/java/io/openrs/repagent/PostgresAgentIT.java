@@ -11,6 +11,7 @@ import io.openrs.repagent.support.AgentHarness;
 import io.openrs.repagent.support.QueueContents.Transaction;
 import io.openrs.repagent.support.TestPostgres;
 import io.openrs.repagent.support.Workload;
+import io.openrs.wire.LtlClient;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -573,6 +574,81 @@ class PostgresAgentIT {
     await().atMost(WAIT).until(() -> h.outbound().size() == 3);
     assertThat(agent.counters().get(AgentCounter.RA_RECONNECTS)).isGreaterThanOrEqualTo(1);
     assertOqidsIncrease(h.outbound());
+  }
+
+  /**
+   * A suspended log transfer is a state the agent logs once, however often it knocks at the server
+   * meanwhile: one warning when it begins and one line when replication resumes, not a warning per
+   * reconnect (issue 9's benchmark, which suspends the agents not being measured with a short
+   * back-off, found one every quarter second).
+   */
+  @Test
+  void aSuspendedLogTransferIsLoggedOnceNotAtEveryReconnect() throws Exception {
+    ch.qos.logback.classic.Logger root =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ch.qos.logback.classic.Logger client =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LtlClient.class);
+    ch.qos.logback.classic.Level clientLevel = client.getLevel();
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+        new ch.qos.logback.core.read.ListAppender<>();
+    events.start();
+    root.addAppender(events);
+    client.setLevel(ch.qos.logback.classic.Level.DEBUG); // to count the refused reconnects
+    try {
+      TestPostgres.exec("CREATE TABLE " + t("quiet") + " (id int PRIMARY KEY)");
+      RepAgent agent =
+          startStreaming(Map.of("retry_min_backoff_ms", "50", "retry_max_backoff_ms", "100"));
+      h.server.suspendLogTransfer(AgentHarness.DS, AgentHarness.DB);
+      await() // five reconnects refused, as the client logs them
+          .atMost(WAIT)
+          .until(
+              () ->
+                  refusals(events, ch.qos.logback.classic.Level.ALL).stream()
+                          .filter(e -> e.getLoggerName().equals(LtlClient.class.getName()))
+                          .count()
+                      >= 5);
+      h.server.resumeLogTransfer(AgentHarness.DS, AgentHarness.DB);
+      TestPostgres.exec("INSERT INTO " + t("quiet") + " VALUES (1)");
+      await().atMost(WAIT).until(() -> h.outbound().size() == 1);
+      assertThat(refusals(events, ch.qos.logback.classic.Level.WARN)) // warnings and errors
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.getLoggerName()).isEqualTo(RepAgent.class.getName());
+                assertThat(e.getFormattedMessage()).contains("log transfer stopped at the server");
+              });
+      assertThat(logged(events))
+          .filteredOn(m -> m.contains("replicating again after: log transfer stopped"))
+          .hasSize(1);
+      assertThat(agent.state()).isEqualTo(RepAgent.State.REPLICATING);
+    } finally {
+      root.detachAppender(events);
+      client.setLevel(clientLevel);
+    }
+  }
+
+  /**
+   * Events at {@code level} or above that tell of the server's refusal for a suspended transfer.
+   */
+  private static List<ch.qos.logback.classic.spi.ILoggingEvent> refusals(
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events,
+      ch.qos.logback.classic.Level level) {
+    synchronized (events) {
+      return events.list.stream()
+          .filter(e -> e.getLevel().isGreaterOrEqual(level))
+          .filter(e -> e.getFormattedMessage().contains("LOG_TRANSFER_STOPPED"))
+          .toList();
+    }
+  }
+
+  private static List<String> logged(
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events) {
+    synchronized (events) {
+      return events.list.stream()
+          .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+          .toList();
+    }
   }
 
   @Test

@@ -571,10 +571,15 @@ public final class LtlClient implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+    String message = cause.getMessage();
     if (byClient) {
-      log.info("{}", cause.getMessage());
+      log.info("{}", message);
+    } else if (cause instanceof LtlRejectedException) {
+      // The server's refusal goes to the owner, which logs each change of its state once (the
+      // agent: "log transfer stopped at the server", then "replicating again"); a warning here
+      // would repeat at every reconnect while, say, log transfer stays suspended.
+      log.debug("{}", message.startsWith(describe()) ? message : describe() + ": " + message);
     } else {
-      String message = cause.getMessage();
       log.warn("{}", message.startsWith(describe()) ? message : describe() + ": " + message);
     }
     welcomeFuture.completeExceptionally(cause);
