@@ -522,9 +522,11 @@ public final class ReplicationServer implements AutoCloseable {
       }
       OriginState.LogTransfer lt = p.state().logTransfer();
       if (!lt.running()) {
+        boolean first = p.state().firstRefusalFor(lt);
         throw new AgentRejectedException(
             ErrorCode.LOG_TRANSFER_STOPPED,
-            "log transfer from " + origin + " is stopped: " + lt.stoppedBecause().orElse(""));
+            "log transfer from " + origin + " is stopped: " + lt.stoppedBecause().orElse(""),
+            !first);
       }
       return p;
     }

@@ -577,6 +577,57 @@ class InboundPipelineIT {
     assertThat(outbound("rds", "rdb").get(1).body()).containsExactly(mapped(fixed));
   }
 
+  /**
+   * An agent knocks again and again while log transfer is suspended (at its {@code
+   * retry_max_backoff_ms}); the server warns of the first refusal of each stop only, and the later
+   * ones of the same stop are logged at DEBUG.
+   */
+  @Test
+  void refusalsWhileLogTransferIsSuspendedAreWarnedOncePerSuspension() throws Exception {
+    ch.qos.logback.classic.Logger sessionLog =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger("io.openrs.repserver.exec.AgentSession");
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+        new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Level level = sessionLog.getLevel();
+    sessionLog.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    sessionLog.addAppender(log);
+    try {
+      start(Map.of());
+      configure();
+      server.suspendLogTransfer("pds", "pdb");
+      for (int i = 0; i < 4; i++) {
+        assertThatThrownBy(this::connect)
+            .isInstanceOfSatisfying(
+                LtlRejectedException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.LOG_TRANSFER_STOPPED));
+      }
+      assertThat(refused(log, ch.qos.logback.classic.Level.WARN))
+          .singleElement()
+          .satisfies(m -> assertThat(m).contains("log transfer suspended by an administrator"));
+      assertThat(refused(log, ch.qos.logback.classic.Level.DEBUG)).hasSize(3);
+      server.resumeLogTransfer("pds", "pdb");
+      connect().close();
+      server.suspendLogTransfer("pds", "pdb"); // a new stop: its first refusal is warned again
+      assertThatThrownBy(this::connect).isInstanceOf(LtlRejectedException.class);
+      assertThat(refused(log, ch.qos.logback.classic.Level.WARN)).hasSize(2);
+    } finally {
+      sessionLog.detachAppender(log);
+      sessionLog.setLevel(level);
+    }
+  }
+
+  private static List<String> refused(
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log,
+      ch.qos.logback.classic.Level level) {
+    return List.copyOf(log.list).stream()
+        .filter(e -> e.getLevel().equals(level))
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .filter(m -> m.contains("refused") && m.contains("is stopped"))
+        .toList();
+  }
+
   @Test
   void valuesSavedInTheRssdOverrideTheFileExceptStartUpOnlyOnes() throws Exception {
     start(Map.of("sqt_max_cache_size", "4194304"));

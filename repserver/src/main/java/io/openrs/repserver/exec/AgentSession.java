@@ -132,7 +132,17 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
     try {
       p = gate.admit(connect);
     } catch (AgentRejectedException e) {
-      LOG.warn("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
+      if (e.repeated()) {
+        LOG.debug("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
+      } else if (e.code() == ErrorCode.LOG_TRANSFER_STOPPED) {
+        LOG.warn(
+            "agent from {} refused: {} (later refusals are logged at DEBUG until log transfer is"
+                + " resumed)",
+            ctx.channel().remoteAddress(),
+            e.getMessage());
+      } else {
+        LOG.warn("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
+      }
       refuse(ctx, e.code(), e.getMessage());
       return;
     }

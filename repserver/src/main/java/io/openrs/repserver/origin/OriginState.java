@@ -25,6 +25,9 @@ public final class OriginState {
   private final AtomicReference<LogTransfer> logTransfer =
       new AtomicReference<>(LogTransfer.RUNNING);
 
+  /** The stop an agent was last refused for (whose first refusal was logged). */
+  private final AtomicReference<LogTransfer> refusedFor = new AtomicReference<>();
+
   /**
    * @param connectionId the origin connection's id
    * @param name {@code dataserver.database}
@@ -65,6 +68,16 @@ public final class OriginState {
   public boolean stopLogTransfer(String reason) {
     return logTransfer.compareAndSet(
         LogTransfer.RUNNING, new LogTransfer(false, Optional.of(reason)));
+  }
+
+  /**
+   * An agent is refused because log transfer is stopped ({@code stopped}, as read for the refusal).
+   *
+   * @return whether this is the first refusal of that stop: the server logs it once, an agent that
+   *     keeps reconnecting until log transfer is resumed adds nothing
+   */
+  public boolean firstRefusalFor(LogTransfer stopped) {
+    return refusedFor.getAndSet(stopped) != stopped;
   }
 
   /** Lets log transfer run again ({@code resume log transfer}). */
