@@ -11,11 +11,12 @@ import java.util.stream.Stream;
 
 /**
  * CPU used by the processes of one measurement, read before and after it: our agent's and server's
- * JVMs (their whole process, every thread), this JVM (where Debezium alone runs), and every
- * PostgreSQL process of the cluster (backends, walsenders, native's apply worker, background
- * processes), from {@code /proc/<pid>/stat} (user + system ticks). On a machine where every stage
- * competes for two cores, CPU per row change says where the time goes better than wall time does.
- * PostgreSQL's share is cluster-wide: during the lag runs it includes the primary's own workload.
+ * JVMs (their whole process, every thread; Debezium alone's JVM in the agent's place), this JVM
+ * (the harness and the workload's clients), and every PostgreSQL process of the cluster (backends,
+ * walsenders, native's apply worker, background processes), from {@code /proc/<pid>/stat} (user +
+ * system ticks). On a machine where every stage competes for two cores, CPU per row change says
+ * where the time goes better than wall time does. PostgreSQL's share is cluster-wide: during the
+ * lag runs it includes the primary's own workload.
  */
 record CpuUse(Duration agent, Duration server, Duration thisJvm, Map<Long, Long> postgresTicks) {
 
@@ -26,7 +27,12 @@ record CpuUse(Duration agent, Duration server, Duration thisJvm, Map<Long, Long>
     return new CpuUse(o.agentCpu(), o.serverCpu(), readThisJvm(), readPostgres());
   }
 
-  /** Now, for native replication or Debezium alone (no agent or server of ours). */
+  /** Now, for Debezium alone: its JVM's CPU counts as the agent's. */
+  static CpuUse of(DebeziumDrain d) {
+    return new CpuUse(d.cpu(), Duration.ZERO, readThisJvm(), readPostgres());
+  }
+
+  /** Now, for native replication (no agent or server of ours). */
   static CpuUse withoutOurs() {
     return new CpuUse(Duration.ZERO, Duration.ZERO, readThisJvm(), readPostgres());
   }

@@ -1,34 +1,53 @@
 package io.openrs.consistency.bench;
 
-import io.debezium.embedded.Connect;
-import io.debezium.engine.ChangeEvent;
-import io.debezium.engine.DebeziumEngine;
-import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.connect.data.Struct;
-import org.apache.kafka.connect.source.SourceRecord;
+import io.openrs.consistency.support.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Debezium's embedded engine alone draining a backlog into a consumer that discards it (the capture
- * ceiling), as e2e's {@code AgentDrainBenchmark} measures it: the agent's connector settings
- * (pgoutput, precise decimals, microsecond times, transaction metadata), memory offsets, its own
- * slot created before the backlog, the native system's publication. The drain ends when the run's
- * end marker (an insert into {@code bench_marker}, committed last) has been seen.
+ * ceiling), as e2e's {@code AgentDrainBenchmark} measures it: its own slot created before the
+ * backlog, the native system's publication, and a JVM of its own ({@link DebeziumDrainMain})
+ * started as our agent's is, kept for the whole run so it warms up across drains as the agent does.
+ * The drain ends when the run's end marker (an insert into {@code bench_marker}, committed last)
+ * has been seen.
  */
-final class DebeziumDrain {
+final class DebeziumDrain implements AutoCloseable {
+  /** The agent's heap limit in {@link OurSystem}. */
+  private static final String HEAP = "1g";
+
+  private static final Duration START = Duration.ofMinutes(2);
+
   private final BenchDb primary;
   private final String publication;
   private final String slot;
+  private final ChildJvm jvm;
 
-  DebeziumDrain(BenchDb primary, String publication) {
+  private DebeziumDrain(BenchDb primary, String publication, ChildJvm jvm) {
     this.primary = primary;
     this.publication = publication;
     this.slot = primary.name().replace("openrs_cs_", "b_") + "_dbz";
+    this.jvm = jvm;
+  }
+
+  /** Starts the JVM that drains (its log in {@code dir}). */
+  static DebeziumDrain start(BenchDb primary, String publication, Path dir) throws Exception {
+    Files.createDirectories(dir);
+    ChildJvm jvm =
+        ChildJvm.start(
+            "debezium",
+            dir,
+            HEAP,
+            List.of(),
+            DebeziumDrainMain.class.getName(),
+            List.of(),
+            Map.of(),
+            l -> l.contains("debezium drain ready"),
+            START);
+    return new DebeziumDrain(primary, publication, jvm);
   }
 
   /** Creates the slot: the backlog starts here. */
@@ -36,111 +55,74 @@ final class DebeziumDrain {
     primary.exec("SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
   }
 
-  private Properties properties() {
-    Properties p = new Properties();
-    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    p.setProperty("database.hostname", BenchDb.HOST);
-    p.setProperty("database.port", "5432");
-    p.setProperty("database.user", BenchDb.USER);
-    p.setProperty("database.password", BenchDb.PASSWORD);
-    p.setProperty("database.dbname", primary.name());
-    p.setProperty("plugin.name", "pgoutput");
-    p.setProperty("slot.name", slot);
-    p.setProperty("slot.drop.on.stop", "false");
-    p.setProperty("publication.name", publication);
-    p.setProperty("publication.autocreate.mode", "disabled");
-    p.setProperty("lsn.flush.mode", "connector");
-    p.setProperty("snapshot.mode", "no_data");
-    p.setProperty("interval.handling.mode", "string");
-    p.setProperty("skipped.operations", "none");
-    p.setProperty("include.unknown.datatypes", "true");
-    p.setProperty("table.include.list", primary.schema() + "\\..*");
-    p.setProperty("name", "bench-debezium");
-    p.setProperty("topic.prefix", "bench_" + primary.name());
-    p.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
-    p.setProperty("offset.flush.interval.ms", "1000");
-    p.setProperty("errors.max.retries", "0");
-    p.setProperty("provide.transaction.metadata", "true");
-    p.setProperty("tombstones.on.delete", "false");
-    p.setProperty("decimal.handling.mode", "precise");
-    p.setProperty( // as the agent, scan_sleep_max_ms at its default
-        "poll.interval.ms",
-        io.openrs.repagent.AgentParameter.SCAN_SLEEP_MAX_MS.defaultValue().orElseThrow());
-    p.setProperty("time.precision.mode", "adaptive_time_microseconds");
-    p.setProperty("binary.handling.mode", "bytes");
-    return p;
+  /** CPU the draining JVM has used since it started. */
+  Duration cpu() {
+    return jvm.cpuTime();
   }
 
   /**
-   * Drains the slot until the insert of marker {@code marker} is seen, then drops the slot.
+   * Drains the slot until the insert of marker {@code marker} is seen; the engine still runs (so
+   * does its walsender, whose CPU counts in the measurement) until {@link #finish}.
    *
    * @return {seconds, change records seen}
    */
   double[] drain(long marker, long timeoutMs) throws Exception {
-    AtomicLong changes = new AtomicLong();
-    AtomicBoolean done = new AtomicBoolean();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    DebeziumEngine<ChangeEvent<SourceRecord, SourceRecord>> engine =
-        DebeziumEngine.create(Connect.class)
-            .using(properties())
-            .notifying(
-                (records, committer) -> {
-                  for (ChangeEvent<SourceRecord, SourceRecord> e : records) {
-                    if (e.value() != null
-                        && e.value().value() instanceof Struct v
-                        && v.schema().field("op") != null) {
-                      changes.incrementAndGet();
-                      if ("c".equals(v.getString("op"))
-                          && "bench_marker".equals(v.getStruct("source").getString("table"))
-                          && v.getStruct("after").getInt64("id") == marker) {
-                        done.set(true);
-                      }
-                    }
-                    committer.markProcessed(e);
-                  }
-                  committer.markBatchFinished();
-                })
-            .using(
-                (success, message, error) -> {
-                  if (!success) {
-                    failure.compareAndSet(
-                        null, error != null ? error : new IllegalStateException(message));
-                  }
-                })
-            .build();
-    ExecutorService ex = Executors.newSingleThreadExecutor();
-    long t0 = System.nanoTime();
+    boolean drained = false;
     try {
-      ex.execute(engine);
-      long end = t0 + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-      while (!done.get()) {
-        if (failure.get() != null) {
-          throw new IllegalStateException("Debezium stopped", failure.get());
-        }
-        if (System.nanoTime() > end) {
-          throw new IllegalStateException("Debezium did not see marker " + marker + " in time");
-        }
-        TimeUnit.MILLISECONDS.sleep(5); // polling an in-process flag
+      jvm.send(
+          String.join(
+              " ",
+              "drain",
+              primary.name(),
+              primary.schema(),
+              publication,
+              slot,
+              Long.toString(marker),
+              Long.toString(timeoutMs)));
+      String[] a = jvm.answer(Duration.ofMillis(timeoutMs).plusMinutes(2)).split(" ", 3);
+      if (!a[0].equals("drained")) {
+        throw new IllegalStateException("Debezium alone: " + String.join(" ", a));
       }
-      return new double[] {(System.nanoTime() - t0) / 1e9, changes.get()};
+      drained = true;
+      return new double[] {Double.parseDouble(a[1]), Double.parseDouble(a[2])};
     } finally {
-      engine.close();
-      ex.shutdown();
-      ex.awaitTermination(60, TimeUnit.SECONDS);
-      // The walsender may hold the slot a moment after the engine closed.
-      org.awaitility.Awaitility.await()
-          .atMost(java.time.Duration.ofSeconds(30))
-          .pollInterval(java.time.Duration.ofMillis(100))
-          .ignoreExceptions()
-          .until(
-              () -> {
-                primary.exec(
-                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                        + " WHERE slot_name = '"
-                        + slot
-                        + "'");
-                return true;
-              });
+      if (!drained) {
+        dropSlot();
+      }
     }
+  }
+
+  /** After {@link #drain}: waits until the engine stopped, then drops the slot. */
+  void finish() throws Exception {
+    try {
+      String a = jvm.answer(Duration.ofMinutes(2));
+      if (!a.equals("closed")) {
+        throw new IllegalStateException("Debezium alone: " + a);
+      }
+    } finally {
+      dropSlot();
+    }
+  }
+
+  private void dropSlot() {
+    // The walsender may hold the slot a moment after the engine closed.
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(30))
+        .pollInterval(java.time.Duration.ofMillis(100))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              primary.exec(
+                  "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                      + " WHERE slot_name = '"
+                      + slot
+                      + "'");
+              return true;
+            });
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    jvm.close();
   }
 }

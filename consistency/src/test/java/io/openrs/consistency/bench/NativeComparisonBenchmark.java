@@ -188,8 +188,8 @@ class NativeComparisonBenchmark {
 
   /** CPU per row change of one measurement, by process group (see {@link CpuUse}). */
   private void cpu(BenchWorkload wl, String measure, String system, CpuUse used, long changes) {
-    Duration ownProcess = system.equals("debezium") ? used.thisJvm() : used.agent();
-    sample(wl.name(), "cpu agent " + measure, system, CpuUse.microsPerChange(ownProcess, changes));
+    sample(
+        wl.name(), "cpu agent " + measure, system, CpuUse.microsPerChange(used.agent(), changes));
     sample(
         wl.name(), "cpu server " + measure, system, CpuUse.microsPerChange(used.server(), changes));
     sample(
@@ -312,7 +312,9 @@ class NativeComparisonBenchmark {
       NativeSystem nat = new NativeSystem(n[0], n[1]);
       closing.add(nat);
       nat.start();
-      DebeziumDrain dbz = new DebeziumDrain(n[0], nat.publication());
+      DebeziumDrain dbz =
+          DebeziumDrain.start(n[0], nat.publication(), out.resolve("w" + w + "-debezium"));
+      closing.add(dbz);
       long m0 = markers.getAndIncrement();
       n[0].writeMarker(m0);
       nat.awaitMarker(m0, CATCH_UP);
@@ -621,10 +623,15 @@ class NativeComparisonBenchmark {
 
   private void debezium(BenchWorkload wl, DebeziumDrain dbz, long marker, long changes)
       throws Exception {
-    CpuUse c0 = CpuUse.withoutOurs();
+    CpuUse c0 = CpuUse.of(dbz);
     double[] d = dbz.drain(marker, CATCH_UP.toMillis());
-    sample(wl.name(), "e2e", "debezium", changes / d[0]);
-    cpu(wl, "e2e", "debezium", CpuUse.withoutOurs().since(c0), changes);
+    try {
+      sample(wl.name(), "e2e", "debezium", changes / d[0]);
+      // Read while the engine runs: its walsender's CPU would be lost once that process exits.
+      cpu(wl, "e2e", "debezium", CpuUse.of(dbz).since(c0), changes);
+    } finally {
+      dbz.finish();
+    }
     LOG.info("{} e2e debezium: {} change records in {} s", wl.name(), (long) d[1], d[0]);
   }
 
@@ -717,7 +724,7 @@ class NativeComparisonBenchmark {
       }
       b.append(
               "\nCPU per row change, µs, median over the rounds (agent: our agent's JVM, for"
-                  + " Debezium alone this JVM; server: our server's JVM; postgres: every process of"
+                  + " Debezium alone its own JVM; server: our server's JVM; postgres: every process of"
                   + " the cluster, in (3) including the primary's workload):\n\n")
           .append("| system | (1) agent | (1) server | (1) postgres | (2) server | (2) postgres |")
           .append(" (3) agent | (3) server | (3) postgres |\n")

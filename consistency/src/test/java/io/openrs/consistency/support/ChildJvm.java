@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -42,6 +44,12 @@ public final class ChildJvm implements AutoCloseable {
       System.getProperty("openrs.cs.childTimeZone", "Asia/Kolkata");
 
   private static final int TAIL_LINES = 200;
+
+  /**
+   * A line the child prints with this prefix is an answer to a request {@link #send} gave it;
+   * {@link #answer} returns it without the prefix.
+   */
+  public static final String ANSWER_PREFIX = "@answer ";
 
   /**
    * The children's garbage collector, {@code -XX:+Use<name>GC}: {@code Parallel}, as {@code
@@ -159,6 +167,7 @@ public final class ChildJvm implements AutoCloseable {
   private final Path log;
   private final Deque<String> tail = new ArrayDeque<>();
   private final CompletableFuture<String> ready = new CompletableFuture<>();
+  private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
   private final Thread pump;
 
   private ChildJvm(String name, Process process, Path log, Predicate<String> readyLine)
@@ -188,6 +197,9 @@ public final class ChildJvm implements AutoCloseable {
                   }
                   if (readyLine.test(line)) {
                     ready.complete(line);
+                  }
+                  if (line.startsWith(ANSWER_PREFIX)) {
+                    answers.add(line.substring(ANSWER_PREFIX.length()));
                   }
                 }
               } catch (IOException e) {
@@ -305,6 +317,40 @@ public final class ChildJvm implements AutoCloseable {
     pump.join(TimeUnit.SECONDS.toMillis(10));
     releaseCdsClaim();
     return process.exitValue();
+  }
+
+  /**
+   * Writes {@code line} to the child's standard input (a request it answers with {@link #answer}).
+   */
+  public void send(String line) throws IOException {
+    var in = process.getOutputStream();
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
+  }
+
+  /**
+   * The next answer the child printed (a line starting with {@link #ANSWER_PREFIX}, without it).
+   *
+   * @throws IllegalStateException when none came within {@code timeout}, or the child exited
+   */
+  public String answer(Duration timeout) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      String a =
+          answers.poll(
+              Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)),
+              TimeUnit.MILLISECONDS);
+      if (a != null) {
+        return a;
+      }
+      if (!pump.isAlive() && answers.isEmpty()) { // the child's output ended
+        throw new IllegalStateException(name + " exited without an answer:\n" + tail());
+      }
+      if (System.nanoTime() > end) {
+        throw new IllegalStateException(
+            name + " gave no answer within " + timeout + ":\n" + tail());
+      }
+    }
   }
 
   /** Whether the child printed a line containing {@code text} (among its last lines). */
