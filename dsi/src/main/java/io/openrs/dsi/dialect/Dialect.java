@@ -147,9 +147,25 @@ public interface Dialect {
    */
   void createProgressTables(Connection c, String schema, int threadRows) throws SQLException;
 
-  /** Reads {@code origin, origin_qid} of every row of {@code rs_lastcommit}. */
+  /**
+   * Reads {@code origin, origin_qid} of every row of {@code rs_lastcommit} with a locking read, so
+   * it waits for a transaction that wrote a row and has not ended: a DSIEXEC session that lost its
+   * connection in the middle of its COMMIT may still commit at the replicate after the DSI has
+   * reconnected, and a plain (snapshot) read would then miss that commit and apply its transactions
+   * a second time. A locking read returns the latest committed rows.
+   */
   default String lastCommitSelect(String schema) {
-    return "SELECT origin, origin_qid FROM " + quote(schema) + "." + quote("rs_lastcommit");
+    return "SELECT origin, origin_qid FROM "
+        + quote(schema)
+        + "."
+        + quote("rs_lastcommit")
+        + " "
+        + lockingReadClause();
+  }
+
+  /** What makes a {@code SELECT} a shared-lock read ({@code FOR SHARE} in PostgreSQL). */
+  default String lockingReadClause() {
+    return "FOR SHARE";
   }
 
   /**

@@ -312,6 +312,12 @@ public final class MariaDbDialect implements Dialect {
     c.commit();
   }
 
+  /** MariaDB has no {@code FOR SHARE}; a locking read of InnoDB reads the latest committed rows. */
+  @Override
+  public String lockingReadClause() {
+    return "LOCK IN SHARE MODE";
+  }
+
   @Override
   public String lastCommitUpsert(String schema) {
     return "INSERT INTO "

@@ -28,7 +28,10 @@ final class LastCommitStore {
     this.schema = schema;
   }
 
-  /** Reads every row (and commits the read). */
+  /**
+   * Reads every row (and commits the read), waiting for a transaction of another session that wrote
+   * one and has not ended ({@link Dialect#lastCommitSelect}).
+   */
   void load(Connection c) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(dialect.lastCommitSelect(schema));
         ResultSet rs = ps.executeQuery()) {
