@@ -148,24 +148,23 @@ public interface Dialect {
   void createProgressTables(Connection c, String schema, int threadRows) throws SQLException;
 
   /**
-   * Reads {@code origin, origin_qid} of every row of {@code rs_lastcommit} with a locking read, so
-   * it waits for a transaction that wrote a row and has not ended: a DSIEXEC session that lost its
-   * connection in the middle of its COMMIT may still commit at the replicate after the DSI has
-   * reconnected, and a plain (snapshot) read would then miss that commit and apply its transactions
-   * a second time. A locking read returns the latest committed rows.
+   * Reads {@code origin, origin_qid} of every row of {@code rs_lastcommit}. Run after {@link
+   * #lastCommitLock} in the same transaction, it must not return before every transaction of
+   * another session that wrote the table has ended, and must then see what those did: a DSIEXEC
+   * session that lost its connection in the middle of its COMMIT may still commit at the replicate
+   * after the DSI has reconnected, and a snapshot read taken before that commit would miss it and
+   * apply its transactions a second time.
    */
   default String lastCommitSelect(String schema) {
-    return "SELECT origin, origin_qid FROM "
-        + quote(schema)
-        + "."
-        + quote("rs_lastcommit")
-        + " "
-        + lockingReadClause();
+    return "SELECT origin, origin_qid FROM " + quote(schema) + "." + quote("rs_lastcommit");
   }
 
-  /** What makes a {@code SELECT} a shared-lock read ({@code FOR SHARE} in PostgreSQL). */
-  default String lockingReadClause() {
-    return "FOR SHARE";
+  /**
+   * A statement run before {@link #lastCommitSelect} in the same transaction to wait for the
+   * table's writers, where the select alone does not.
+   */
+  default Optional<String> lastCommitLock(String schema) {
+    return Optional.empty();
   }
 
   /**

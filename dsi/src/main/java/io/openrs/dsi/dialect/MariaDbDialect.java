@@ -312,10 +312,13 @@ public final class MariaDbDialect implements Dialect {
     c.commit();
   }
 
-  /** MariaDB has no {@code FOR SHARE}; a locking read of InnoDB reads the latest committed rows. */
+  /**
+   * A locking read: InnoDB waits for the row locks of an unfinished writer (an uncommitted inserted
+   * row included) and reads the latest committed rows, at any isolation level.
+   */
   @Override
-  public String lockingReadClause() {
-    return "LOCK IN SHARE MODE";
+  public String lastCommitSelect(String schema) {
+    return Dialect.super.lastCommitSelect(schema) + " LOCK IN SHARE MODE";
   }
 
   @Override

@@ -530,6 +530,18 @@ public final class PostgresDialect implements Dialect {
     c.commit();
   }
 
+  /**
+   * A {@code SHARE} lock on the table waits for every transaction that wrote it (they hold {@code
+   * ROW EXCLUSIVE} from their upsert, just before their COMMIT, to their end); a row lock ({@code
+   * FOR SHARE}) would not wait for the insert of an origin's first row. The select after it sees
+   * their commits at every isolation level: a repeatable read transaction takes its snapshot at the
+   * select, after the lock.
+   */
+  @Override
+  public Optional<String> lastCommitLock(String schema) {
+    return Optional.of("LOCK TABLE " + quote(schema) + ".rs_lastcommit IN SHARE MODE");
+  }
+
   @Override
   public String lastCommitUpsert(String schema) {
     return "INSERT INTO "

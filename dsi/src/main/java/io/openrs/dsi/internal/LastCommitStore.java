@@ -33,6 +33,12 @@ final class LastCommitStore {
    * one and has not ended ({@link Dialect#lastCommitSelect}).
    */
   void load(Connection c) throws SQLException {
+    Optional<String> lock = dialect.lastCommitLock(schema);
+    if (lock.isPresent()) {
+      try (java.sql.Statement st = c.createStatement()) {
+        st.execute(lock.get());
+      }
+    }
     try (PreparedStatement ps = c.prepareStatement(dialect.lastCommitSelect(schema));
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
