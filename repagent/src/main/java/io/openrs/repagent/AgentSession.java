@@ -219,9 +219,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   }
 
   private Properties engineProperties() {
-    Properties p = dialect.connectorProperties();
-    p.setProperty("name", settings.agentName());
-    p.setProperty("topic.prefix", topicPrefix(settings));
+    Properties p = LogReaderProperties.withoutOverrides(settings, dialect);
     p.setProperty("offset.storage", ServerOffsetStore.class.getName());
     p.setProperty(ServerOffsetStore.BINDING_PROPERTY, bindingKey);
     p.setProperty(
@@ -230,19 +228,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     p.setProperty("errors.max.retries", "0");
     p.setProperty("schema.history.internal", ServerSchemaHistory.class.getName());
     p.setProperty(ServerSchemaHistory.BINDING_PROPERTY, bindingKey);
-    p.setProperty("provide.transaction.metadata", "true");
-    p.setProperty("tombstones.on.delete", "false");
-    p.setProperty("decimal.handling.mode", "precise");
-    p.setProperty("time.precision.mode", "adaptive_time_microseconds");
-    p.setProperty("binary.handling.mode", "bytes");
-    p.setProperty("poll.interval.ms", Long.toString(settings.scanSleepMax().toMillis()));
-    if (!settings.heartbeatInterval().isZero()) {
-      p.setProperty(
-          "heartbeat.interval.ms", Long.toString(settings.heartbeatInterval().toMillis()));
-    }
-    for (Map.Entry<String, String> e : settings.debezium().entrySet()) {
-      p.setProperty(e.getKey(), e.getValue());
-    }
+    LogReaderProperties.applyOverrides(p, settings);
     return p;
   }
 

@@ -4,9 +4,15 @@ import io.debezium.embedded.Connect;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.openrs.consistency.support.ChildJvm;
+import io.openrs.repagent.AgentConfigFile;
+import io.openrs.repagent.AgentSettings;
+import io.openrs.repagent.LogReaderProperties;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,13 +33,13 @@ import org.apache.kafka.connect.source.SourceRecord;
  * drain &lt;database&gt; &lt;schema&gt; &lt;publication&gt; &lt;slot&gt; &lt;marker&gt; &lt;timeout ms&gt;
  * </pre>
  *
- * and for each starts an engine on the slot with the agent's connector settings (pgoutput, precise
- * decimals, microsecond times, transaction metadata, memory offsets), hands every record to a
- * consumer that discards it, and stops once the insert of {@code marker} into {@code bench_marker}
- * (committed last) has been seen. It answers {@code @answer drained <seconds> <change records>}
- * when it has seen the marker (the engine and its walsender still running, so the harness can read
- * their CPU), then {@code @answer closed} once the engine stopped; or {@code @answer failed
- * <reason>}. The seconds run from the engine's start to the marker.
+ * and for each starts an engine on the slot with the agent's log reader settings ({@link
+ * #properties}), hands every record to a consumer that discards it, and stops once the insert of
+ * {@code marker} into {@code bench_marker} (committed last) has been seen. It answers
+ * {@code @answer drained <seconds> <change records>} when it has seen the marker (the engine and
+ * its walsender still running, so the harness can read their CPU), then {@code @answer closed} once
+ * the engine stopped; or {@code @answer failed <reason>}. The seconds run from the engine's start
+ * to the marker.
  */
 public final class DebeziumDrainMain {
 
@@ -61,38 +67,41 @@ public final class DebeziumDrainMain {
     }
   }
 
+  /**
+   * The agent's log reader properties ({@link LogReaderProperties}) for the agent's parameters in
+   * {@link OurSystem} without heartbeats, on its own slot and native's publication (never altered:
+   * {@code publication.autocreate.mode} disabled), with offsets in memory.
+   */
   static Properties properties(String database, String schema, String publication, String slot) {
-    Properties p = new Properties();
-    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    p.setProperty("database.hostname", BenchDb.HOST);
-    p.setProperty("database.port", "5432");
-    p.setProperty("database.user", BenchDb.USER);
-    p.setProperty("database.password", BenchDb.PASSWORD);
-    p.setProperty("database.dbname", database);
-    p.setProperty("plugin.name", "pgoutput");
-    p.setProperty("slot.name", slot);
-    p.setProperty("slot.drop.on.stop", "false");
-    p.setProperty("publication.name", publication);
+    Map<String, String> m = new HashMap<>();
+    m.put("agent_name", "bench-debezium");
+    m.put("origin", "pg." + database);
+    m.put("rs_host", "127.0.0.1"); // the server part of the settings is not used
+    m.put("rs_port", "1");
+    m.put("rs_user", "sa");
+    m.put("rs_password_env", "UNUSED");
+    m.put("source_profile", "postgresql");
+    m.put("source_host", BenchDb.HOST);
+    m.put("source_port", "5432");
+    m.put("source_database", database);
+    m.put("source_user", BenchDb.USER);
+    m.put("source_password_env", "BENCH_SOURCE_PASSWORD");
+    m.put("table_include_list", schema + ".%");
+    m.put("slot_name", slot);
+    m.put("publication_name", publication);
+    m.put("heartbeat_interval_ms", "0");
+    m.put("data_directory", "."); // no files: offsets stay in memory
+    AgentSettings settings =
+        AgentConfigFile.fromMap(
+            "Debezium alone",
+            m,
+            env -> env.equals("BENCH_SOURCE_PASSWORD") ? BenchDb.PASSWORD : "unused",
+            Path.of("."));
+    Properties p = LogReaderProperties.of(settings);
     p.setProperty("publication.autocreate.mode", "disabled");
-    p.setProperty("lsn.flush.mode", "connector");
-    p.setProperty("snapshot.mode", "no_data");
-    p.setProperty("interval.handling.mode", "string");
-    p.setProperty("skipped.operations", "none");
-    p.setProperty("include.unknown.datatypes", "true");
-    p.setProperty("table.include.list", schema + "\\..*");
-    p.setProperty("name", "bench-debezium");
-    p.setProperty("topic.prefix", "bench_" + database);
     p.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
     p.setProperty("offset.flush.interval.ms", "1000");
     p.setProperty("errors.max.retries", "0");
-    p.setProperty("provide.transaction.metadata", "true");
-    p.setProperty("tombstones.on.delete", "false");
-    p.setProperty("decimal.handling.mode", "precise");
-    p.setProperty( // as the agent, scan_sleep_max_ms at its default
-        "poll.interval.ms",
-        io.openrs.repagent.AgentParameter.SCAN_SLEEP_MAX_MS.defaultValue().orElseThrow());
-    p.setProperty("time.precision.mode", "adaptive_time_microseconds");
-    p.setProperty("binary.handling.mode", "bytes");
     return p;
   }
 

@@ -17,8 +17,8 @@ import io.openrs.queue.QueueId;
 import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repagent.AgentConfigFile;
 import io.openrs.repagent.AgentSettings;
+import io.openrs.repagent.LogReaderProperties;
 import io.openrs.repagent.RepAgent;
-import io.openrs.repagent.ValueConverter;
 import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.ServerSettings;
 import java.io.IOException;
@@ -314,45 +314,53 @@ public final class AgentDrainBenchmark {
   // ---- Debezium alone --------------------------------------------------------------------------
 
   /**
-   * The agent's connector and engine properties (PostgresDialect, AgentSession), memory offsets.
+   * The agent's log reader properties ({@link LogReaderProperties}, from the same parameters as the
+   * agent's but its own slot), with offsets in memory.
    */
   private static Properties bareProperties(String schema, String publication, String slot) {
-    Properties p = new Properties();
-    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-    p.setProperty("database.hostname", HOST);
-    p.setProperty("database.port", Integer.toString(PORT));
-    p.setProperty("database.user", USER);
-    p.setProperty("database.password", PASSWORD);
-    p.setProperty("database.dbname", DATABASE);
-    p.setProperty("plugin.name", "pgoutput");
-    p.setProperty("slot.name", slot);
-    p.setProperty("slot.drop.on.stop", "false");
-    p.setProperty("publication.name", publication);
-    p.setProperty("lsn.flush.mode", "connector");
-    p.setProperty("snapshot.mode", "no_data");
-    p.setProperty("interval.handling.mode", "string");
-    p.setProperty("hstore.handling.mode", "json");
-    p.setProperty("unavailable.value.placeholder", ValueConverter.UNAVAILABLE_PLACEHOLDER);
-    p.setProperty("skipped.operations", "none");
-    p.setProperty("include.unknown.datatypes", "true");
-    p.setProperty("publication.autocreate.mode", "filtered");
-    p.setProperty("table.include.list", schema + "\\.orders");
-    p.setProperty("name", "bare");
-    p.setProperty("topic.prefix", "bare_" + schema);
+    Path unused = Path.of(System.getProperty("java.io.tmpdir"), "agentdrain-bare"); // no files
+    Properties p =
+        LogReaderProperties.of(
+            agentSettings(agentParameters("bare", schema, publication, slot, 1), unused));
     p.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
     p.setProperty("offset.flush.interval.ms", "1000");
     p.setProperty("offset.flush.timeout.ms", "10000");
     p.setProperty("errors.max.retries", "0");
-    p.setProperty("provide.transaction.metadata", "true");
-    p.setProperty("tombstones.on.delete", "false");
-    p.setProperty("decimal.handling.mode", "precise");
-    p.setProperty( // as the agent, scan_sleep_max_ms at its default
-        "poll.interval.ms",
-        io.openrs.repagent.AgentParameter.SCAN_SLEEP_MAX_MS.defaultValue().orElseThrow());
-    p.setProperty("time.precision.mode", "adaptive_time_microseconds");
-    p.setProperty("binary.handling.mode", "bytes");
-    DEBEZIUM_PROPERTIES.forEach(p::setProperty);
     return p;
+  }
+
+  /** The agent's parameters ({@code rs_port} unused by Debezium alone). */
+  private static Map<String, String> agentParameters(
+      String agentName, String schema, String publication, String slot, int rsPort) {
+    Map<String, String> m = new HashMap<>();
+    m.put("agent_name", agentName);
+    m.put("origin", "pds.pdb");
+    m.put("rs_host", "127.0.0.1");
+    m.put("rs_port", Integer.toString(rsPort));
+    m.put("rs_user", "sa");
+    m.put("rs_password_env", "RS_PW");
+    m.put("source_profile", "postgresql");
+    m.put("source_host", HOST);
+    m.put("source_port", Integer.toString(PORT));
+    m.put("source_database", DATABASE);
+    m.put("source_user", USER);
+    m.put("source_password_env", "PG_PW");
+    m.put("slot_name", slot);
+    m.put("publication_name", publication);
+    m.put("table_include_list", schema + ".orders");
+    m.put("heartbeat_interval_ms", "0");
+    DEBEZIUM_PROPERTIES.forEach((k, v) -> m.put("debezium." + k, v));
+    return m;
+  }
+
+  private static AgentSettings agentSettings(Map<String, String> parameters, Path dir) {
+    Map<String, String> m = new HashMap<>(parameters);
+    m.put("data_directory", dir.resolve("agent").toString());
+    return AgentConfigFile.fromMap(
+        "benchmark",
+        m,
+        env -> env.equals("RS_PW") ? RS_PASSWORD : env.equals("PG_PW") ? PASSWORD : null,
+        dir);
   }
 
   private static Drain bare(
@@ -457,32 +465,11 @@ public final class AgentDrainBenchmark {
       long target = counts.changes() + 2 * counts.transactions();
 
       String agentName = "bench_" + size;
-      Map<String, String> m = new HashMap<>();
-      m.put("agent_name", agentName);
-      m.put("origin", "pds.pdb");
-      m.put("rs_host", "127.0.0.1");
-      m.put("rs_port", Integer.toString(server.ltlPort()));
-      m.put("rs_user", "sa");
-      m.put("rs_password_env", "RS_PW");
-      m.put("source_profile", "postgresql");
-      m.put("source_host", HOST);
-      m.put("source_port", Integer.toString(PORT));
-      m.put("source_database", DATABASE);
-      m.put("source_user", USER);
-      m.put("source_password_env", "PG_PW");
-      m.put("slot_name", agentSlot(schema, size));
-      m.put("publication_name", publication);
-      m.put("table_include_list", schema + ".orders");
-      m.put("heartbeat_interval_ms", "0");
+      Map<String, String> m =
+          agentParameters(
+              agentName, schema, publication, agentSlot(schema, size), server.ltlPort());
       m.put("ltl_batch_size", Integer.toString(size));
-      m.put("data_directory", d.resolve("agent").toString());
-      DEBEZIUM_PROPERTIES.forEach((k, v) -> m.put("debezium." + k, v));
-      AgentSettings agentSettings =
-          AgentConfigFile.fromMap(
-              "benchmark",
-              m,
-              env -> env.equals("RS_PW") ? RS_PASSWORD : env.equals("PG_PW") ? PASSWORD : null,
-              d);
+      AgentSettings agentSettings = agentSettings(m, d);
       RepAgent agent = new RepAgent(agentSettings, registry);
       try {
         long start = System.nanoTime();
