@@ -11,30 +11,29 @@ import java.util.stream.Stream;
 
 /**
  * CPU used by the processes of one measurement, read before and after it: our agent's and server's
- * JVMs (their whole process, every thread; Debezium alone's JVM in the agent's place), this JVM
- * (the harness and the workload's clients), and every PostgreSQL process of the cluster (backends,
- * walsenders, native's apply worker, background processes), from {@code /proc/<pid>/stat} (user +
- * system ticks). On a machine where every stage competes for two cores, CPU per row change says
- * where the time goes better than wall time does. PostgreSQL's share is cluster-wide: during the
- * lag runs it includes the primary's own workload.
+ * JVMs (their whole process, every thread; Debezium alone's JVM in the agent's place) and every
+ * PostgreSQL process of the cluster (backends, walsenders, native's apply worker, background
+ * processes), from {@code /proc/<pid>/stat} (user + system ticks). On a machine where every stage
+ * competes for two cores, CPU per row change says where the time goes better than wall time does.
+ * PostgreSQL's share is cluster-wide: during the lag runs it includes the primary's own workload.
  */
-record CpuUse(Duration agent, Duration server, Duration thisJvm, Map<Long, Long> postgresTicks) {
+record CpuUse(Duration agent, Duration server, Map<Long, Long> postgresTicks) {
 
   private static final long TICKS_PER_SECOND = clockTicks();
 
   /** Now, for one of our systems. */
   static CpuUse of(OurSystem o) {
-    return new CpuUse(o.agentCpu(), o.serverCpu(), readThisJvm(), readPostgres());
+    return new CpuUse(o.agentCpu(), o.serverCpu(), readPostgres());
   }
 
   /** Now, for Debezium alone: its JVM's CPU counts as the agent's. */
   static CpuUse of(DebeziumDrain d) {
-    return new CpuUse(d.cpu(), Duration.ZERO, readThisJvm(), readPostgres());
+    return new CpuUse(d.cpu(), Duration.ZERO, readPostgres());
   }
 
   /** Now, for native replication (no agent or server of ours). */
   static CpuUse withoutOurs() {
-    return new CpuUse(Duration.ZERO, Duration.ZERO, readThisJvm(), readPostgres());
+    return new CpuUse(Duration.ZERO, Duration.ZERO, readPostgres());
   }
 
   /**
@@ -46,11 +45,7 @@ record CpuUse(Duration agent, Duration server, Duration thisJvm, Map<Long, Long>
     Map<Long, Long> used = new HashMap<>();
     postgresTicks.forEach(
         (pid, t) -> used.put(pid, Math.max(0, t - before.postgresTicks.getOrDefault(pid, 0L))));
-    return new CpuUse(
-        agent.minus(before.agent),
-        server.minus(before.server),
-        thisJvm.minus(before.thisJvm),
-        used);
+    return new CpuUse(agent.minus(before.agent), server.minus(before.server), used);
   }
 
   /** The cluster's CPU: all of it for a reading, what was used for a {@link #since} result. */
@@ -62,10 +57,6 @@ record CpuUse(Duration agent, Duration server, Duration thisJvm, Map<Long, Long>
   /** Microseconds of {@code d} per row change. */
   static double microsPerChange(Duration d, long changes) {
     return changes <= 0 ? 0 : d.toNanos() / 1000.0 / changes;
-  }
-
-  private static Duration readThisJvm() {
-    return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
   }
 
   /**
