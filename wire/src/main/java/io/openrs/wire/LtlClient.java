@@ -574,13 +574,16 @@ public final class LtlClient implements AutoCloseable {
     String message = cause.getMessage();
     if (byClient) {
       log.info("{}", message);
-    } else if (cause instanceof LtlRejectedException) {
-      // The server's refusal goes to the owner, which logs each change of its state once (the
-      // agent: "log transfer stopped at the server", then "replicating again"); a warning here
-      // would repeat at every reconnect while, say, log transfer stays suspended.
-      log.debug("{}", message.startsWith(describe()) ? message : describe() + ": " + message);
     } else {
-      log.warn("{}", message.startsWith(describe()) ? message : describe() + ": " + message);
+      String described = message.startsWith(describe()) ? message : describe() + ": " + message;
+      if (cause instanceof LtlRejectedException) {
+        // The server's refusal goes to the owner, which logs each change of its state once (the
+        // agent: "log transfer stopped at the server", then "replicating again"); a warning here
+        // would repeat at every reconnect while, say, log transfer stays suspended.
+        log.debug("{}", described);
+      } else {
+        log.warn("{}", described);
+      }
     }
     welcomeFuture.completeExceptionally(cause);
     for (PendingBatch b : batches) {

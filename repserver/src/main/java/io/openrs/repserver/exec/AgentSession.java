@@ -134,14 +134,14 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
     } catch (AgentRejectedException e) {
       if (e.repeated()) {
         LOG.debug("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
-      } else if (e.code() == ErrorCode.LOG_TRANSFER_STOPPED) {
-        LOG.warn(
-            "agent from {} refused: {} (later refusals are logged at DEBUG until log transfer is"
-                + " resumed)",
-            ctx.channel().remoteAddress(),
-            e.getMessage());
       } else {
-        LOG.warn("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
+        LOG.warn(
+            "agent from {} refused: {}{}",
+            ctx.channel().remoteAddress(),
+            e.getMessage(),
+            e.code() == ErrorCode.LOG_TRANSFER_STOPPED
+                ? " (later refusals are logged at DEBUG until log transfer is resumed)"
+                : "");
       }
       refuse(ctx, e.code(), e.getMessage());
       return;
