@@ -3,6 +3,9 @@ package io.openrs.repagent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.openrs.ltl.Column;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
@@ -35,6 +38,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * PostgreSQL to agent to server, end to end on the real database and a real server in this JVM:
@@ -585,16 +589,14 @@ class PostgresAgentIT {
   @Test
   void aSuspendedLogTransferIsLoggedOnceNotAtEveryReconnect() throws Exception {
     ch.qos.logback.classic.Logger root =
-        (ch.qos.logback.classic.Logger)
-            org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     ch.qos.logback.classic.Logger client =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LtlClient.class);
-    ch.qos.logback.classic.Level clientLevel = client.getLevel();
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
-        new ch.qos.logback.core.read.ListAppender<>();
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(LtlClient.class);
+    Level clientLevel = client.getLevel();
+    ListAppender<ILoggingEvent> events = new ListAppender<>();
     events.start();
     root.addAppender(events);
-    client.setLevel(ch.qos.logback.classic.Level.DEBUG); // to count the refused reconnects
+    client.setLevel(Level.DEBUG); // to count the refused reconnects
     try {
       TestPostgres.exec("CREATE TABLE " + t("quiet") + " (id int PRIMARY KEY)");
       RepAgent agent =
@@ -604,14 +606,14 @@ class PostgresAgentIT {
           .atMost(WAIT)
           .until(
               () ->
-                  refusals(events, ch.qos.logback.classic.Level.ALL).stream()
+                  refusals(events, Level.ALL).stream()
                           .filter(e -> e.getLoggerName().equals(LtlClient.class.getName()))
                           .count()
                       >= 5);
       h.server.resumeLogTransfer(AgentHarness.DS, AgentHarness.DB);
       TestPostgres.exec("INSERT INTO " + t("quiet") + " VALUES (1)");
       await().atMost(WAIT).until(() -> h.outbound().size() == 1);
-      assertThat(refusals(events, ch.qos.logback.classic.Level.WARN)) // warnings and errors
+      assertThat(refusals(events, Level.WARN)) // warnings and errors
           .singleElement()
           .satisfies(
               e -> {
@@ -631,9 +633,7 @@ class PostgresAgentIT {
   /**
    * Events at {@code level} or above that tell of the server's refusal for a suspended transfer.
    */
-  private static List<ch.qos.logback.classic.spi.ILoggingEvent> refusals(
-      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events,
-      ch.qos.logback.classic.Level level) {
+  private static List<ILoggingEvent> refusals(ListAppender<ILoggingEvent> events, Level level) {
     synchronized (events) {
       return events.list.stream()
           .filter(e -> e.getLevel().isGreaterOrEqual(level))
@@ -642,12 +642,9 @@ class PostgresAgentIT {
     }
   }
 
-  private static List<String> logged(
-      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events) {
+  private static List<String> logged(ListAppender<ILoggingEvent> events) {
     synchronized (events) {
-      return events.list.stream()
-          .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-          .toList();
+      return events.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
     }
   }
 
