@@ -653,7 +653,8 @@ final class StandardParameters {
                     + " (PostgreSQL synchronous_commit = off, as PostgreSQL's own subscriptions"
                     + " apply); the outbound queue is truncated only behind the replicate's flushed"
                     + " log, so a crash of the replicate loses nothing (the DSI applies again from"
-                    + " rs_lastcommit). No effect on MariaDB/MySQL.")
+                    + " rs_lastcommit; not behind a connection pooler that keeps connections across"
+                    + " a database restart, see dsi.md). No effect on MariaDB/MySQL.")
             .build());
     all.add(
         dsiDef("dsi_rs_ticket_report", BOOLEAN)

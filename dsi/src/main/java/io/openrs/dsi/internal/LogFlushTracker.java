@@ -21,10 +21,18 @@ import org.slf4j.LoggerFactory;
  * It checks at most every {@link #INTERVAL}, and only while progress is ahead of the durable point;
  * PostgreSQL's WAL writer flushes asynchronous commits within {@code 3 x wal_writer_delay}.
  * Transactions found already applied (rs_lastcommit) are covered the same way: they are in the log
- * below the position read after them. If the tracker loses its connection, the replicate may have
- * crashed: it forgets the position it read and restarts the run (a new run reads the unconfirmed
- * transactions again and skips those rs_lastcommit holds); any other failure just leaves the queue
- * unconfirmed until a check succeeds.
+ * below the position read after them.
+ *
+ * <p>A position says something about a commit only if no crash of the replicate came between the
+ * commit and the read, and a crash ends every connection. So the tracker opens its connection at
+ * the start of the run, before the run's first transaction is done, and never opens another in the
+ * same run: while that connection lives, the replicate has not restarted since any commit the run
+ * counted. If it cannot be opened before the first transaction is done, or it is lost, the
+ * replicate may have crashed and lost unflushed commits: the tracker forgets what it read and
+ * restarts the run (a new run reads the unconfirmed transactions again and skips those
+ * rs_lastcommit holds). Any other failure just leaves the queue unconfirmed until a check succeeds.
+ * (A connection pooler between the DSI and the replicate can keep a client connection across a
+ * restart of the database; with one, use {@code dsi_synchronous_commit on}.)
  *
  * <p>Owned by DSI-S; it reads the positions on a connection of its own.
  */
@@ -40,26 +48,63 @@ final class LogFlushTracker {
   private boolean warned;
   private Connection connection;
 
+  /** The connection was lost or could not vouch for the run: this run confirms no further. */
+  private boolean abandoned;
+
   LogFlushTracker(RunContext ctx) {
     this.ctx = ctx;
   }
 
   /** How far the queue may be confirmed now: everything done whose commit is on disk. */
   QueuePosition confirmable() {
-    QueuePosition progress = ctx.progress();
     if (!ctx.asynchronousCommit()) {
-      return progress;
+      return ctx.progress();
     }
+    long now = System.nanoTime();
+    if (connection == null) {
+      if (abandoned || now - lastCheckNanos < INTERVAL.toNanos()) {
+        return durable;
+      }
+      lastCheckNanos = now;
+      if (!openBeforeFirstCommit()) {
+        return durable;
+      }
+    }
+    QueuePosition progress = ctx.progress();
     if (progress == null || (durable != null && !progress.isAfter(durable))) {
       return durable;
     }
-    long now = System.nanoTime();
     if (now - lastCheckNanos < INTERVAL.toNanos()) {
       return durable;
     }
     lastCheckNanos = now;
     check(progress);
     return durable;
+  }
+
+  /**
+   * Opens the tracker's connection; true if it can vouch for the run: nothing was done before it
+   * was open. Otherwise a commit done before may have been lost in a crash this connection cannot
+   * see, so the run restarts.
+   */
+  private boolean openBeforeFirstCommit() {
+    try {
+      connection();
+    } catch (SQLException | RuntimeException e) {
+      warnOnce(e);
+      return false;
+    }
+    // First the connection, then the progress: nothing done yet means every commit the run will
+    // count comes after the connection was open.
+    if (ctx.progress() != null) {
+      abandoned = true;
+      close();
+      ctx.restartRun(
+          "the connection that reads the replicate's log flush position opened only after the"
+              + " run's first commit, so it cannot tell whether a crash lost that commit");
+      return false;
+    }
+    return true;
   }
 
   private void check(QueuePosition progress) {
@@ -81,19 +126,24 @@ final class LogFlushTracker {
         // The replicate may have crashed and lost unflushed commits: a position read before the
         // crash says nothing about the log after it. A new run starts from what is durable.
         pending = null;
+        abandoned = true;
         close();
         ctx.restartRun(
             "lost the connection that reads the replicate's log flush position (" + e + ")");
         return;
       }
-      if (!warned) {
-        LOG.warn(
-            "{}: cannot read the replicate's log flush position ({}); the outbound queue is not"
-                + " confirmed further until it can",
-            ctx.name(),
-            e.toString());
-        warned = true;
-      }
+      warnOnce(e);
+    }
+  }
+
+  private void warnOnce(Exception e) {
+    if (!warned) {
+      LOG.warn(
+          "{}: cannot read the replicate's log flush position ({}); the outbound queue is not"
+              + " confirmed further until it can",
+          ctx.name(),
+          e.toString());
+      warned = true;
     }
   }
 

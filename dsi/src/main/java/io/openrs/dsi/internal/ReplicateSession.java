@@ -92,6 +92,17 @@ final class ReplicateSession implements AutoCloseable {
       Connection c = null;
       try {
         c = ctx.pool.getConnection();
+        if (ctx.asynchronousCommit() && ctx.progress() != null) {
+          // The pool may have opened this connection after a crash of the replicate that lost a
+          // commit this run already counted; rs_lastcommit would then skip that commit for good
+          // once this session commits a later one. A new run starts from what is on disk.
+          evict(c);
+          ctx.restartRun(
+              name
+                  + " connected only after the run's first commit, so it cannot tell whether a"
+                  + " crash lost that commit");
+          throw new Stopping();
+        }
         c.setAutoCommit(false);
         if (ctx.settings.isolationLevel().jdbcLevel().isPresent()) {
           c.setTransactionIsolation(ctx.settings.isolationLevel().jdbcLevel().getAsInt());
