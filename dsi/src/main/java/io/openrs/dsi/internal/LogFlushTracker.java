@@ -83,33 +83,31 @@ final class LogFlushTracker {
   }
 
   /**
-   * Opens the tracker's connection; true if it can vouch for the run: nothing was done before it
-   * was open. Otherwise a commit done before may have been lost in a crash this connection cannot
-   * see, so the run restarts.
+   * Opens the tracker's connection; true if it can vouch for the run (nothing was done before it
+   * was open, {@link RunContext#openedBeforeFirstCommit}); otherwise the run restarts.
    */
   private boolean openBeforeFirstCommit() {
     try {
-      connection();
+      open();
     } catch (SQLException | RuntimeException e) {
       warnOnce(e);
       return false;
     }
     // First the connection, then the progress: nothing done yet means every commit the run will
     // count comes after the connection was open.
-    if (ctx.progress() != null) {
+    if (!ctx.openedBeforeFirstCommit(
+        "the connection that reads the replicate's log flush position")) {
       abandoned = true;
       close();
-      ctx.restartRun(
-          "the connection that reads the replicate's log flush position opened only after the"
-              + " run's first commit, so it cannot tell whether a crash lost that commit");
       return false;
     }
     return true;
   }
 
+  /** One check on the connection opened at the run's start (never another: see the class). */
   private void check(QueuePosition progress) {
     try {
-      Connection c = connection();
+      Connection c = connection;
       if (pending == null) {
         pending = progress; // first the progress, then the position: it covers that progress
         pendingLogPosition = ctx.dialect.logInsertPosition(c);
@@ -161,19 +159,22 @@ final class LogFlushTracker {
   }
 
   /**
-   * The tracker's own connection, outside the pool (sized for the executors: waiting for one of
-   * theirs would stall DSI-S), opened when first needed, autocommit.
+   * Opens the tracker's own connection, outside the pool (sized for the executors: waiting for one
+   * of theirs would stall DSI-S), autocommit.
    */
-  private Connection connection() throws SQLException {
-    if (connection == null) {
-      Properties p = new Properties();
-      ctx.dialect.driverProperties("openrs-dsi-flush " + ctx.name()).forEach(p::setProperty);
-      p.setProperty("user", ctx.target.user());
-      p.setProperty("password", ctx.target.password());
-      connection = DriverManager.getConnection(ctx.target.jdbcUrl(), p);
-      connection.setAutoCommit(true);
+  private void open() throws SQLException {
+    Properties p = new Properties();
+    ctx.dialect.driverProperties("openrs-dsi-flush " + ctx.name()).forEach(p::setProperty);
+    p.setProperty("user", ctx.target.user());
+    p.setProperty("password", ctx.target.password());
+    Connection c = DriverManager.getConnection(ctx.target.jdbcUrl(), p);
+    try {
+      c.setAutoCommit(true);
+    } catch (SQLException e) {
+      c.close();
+      throw e;
     }
-    return connection;
+    connection = c;
   }
 
   /** Closes the tracker's connection (DSI-S's exit, or after an error). */

@@ -92,15 +92,9 @@ final class ReplicateSession implements AutoCloseable {
       Connection c = null;
       try {
         c = ctx.pool.getConnection();
-        if (ctx.asynchronousCommit() && ctx.progress() != null) {
-          // The pool may have opened this connection after a crash of the replicate that lost a
-          // commit this run already counted; rs_lastcommit would then skip that commit for good
-          // once this session commits a later one. A new run starts from what is on disk.
+        if (!ctx.openedBeforeFirstCommit(name)) {
+          // rs_lastcommit would skip a commit a crash lost once this session committed a later one
           evict(c);
-          ctx.restartRun(
-              name
-                  + " connected only after the run's first commit, so it cannot tell whether a"
-                  + " crash lost that commit");
           throw new Stopping();
         }
         c.setAutoCommit(false);

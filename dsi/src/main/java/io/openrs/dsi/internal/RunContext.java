@@ -135,6 +135,25 @@ final class RunContext {
         : dialect.asynchronousCommitStatement();
   }
 
+  /**
+   * Whether a connection just opened ({@code who}) may serve this run: with asynchronous commits,
+   * only if nothing is done yet. A crash of the replicate ends every connection, so one opened
+   * before the run's first commit and still alive shows no crash came after any commit the run
+   * counts; one opened later may follow a crash that lost such a commit (the pool opens new
+   * connections silently). If it may not serve, the run restarts: the next one starts from the
+   * queue's confirmed position and skips what rs_lastcommit holds.
+   */
+  boolean openedBeforeFirstCommit(String who) {
+    if (!asynchronousCommit() || progress.get() == null) {
+      return true;
+    }
+    restartRun(
+        who
+            + " connected only after the run's first commit, so it cannot tell whether a crash"
+            + " lost that commit");
+    return false;
+  }
+
   /** True once (and only once) if this run must skip its first transaction. */
   boolean takeSkip() {
     return skipFirst.compareAndSet(true, false);

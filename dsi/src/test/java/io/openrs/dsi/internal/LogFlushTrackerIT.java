@@ -79,7 +79,7 @@ class LogFlushTrackerIT {
           .atMost(Duration.ofSeconds(10))
           .pollInterval(Duration.ofMillis(20))
           .until(() -> FIRST.equals(run.tracker.confirmable()));
-      assertThat(terminateFlushConnections(s)).isEqualTo(1); // as a crash of the replicate would
+      assertThat(terminateFlushConnections(s)).isEqualTo(1);
       run.ctx.done(transactionEndingAt(SECOND));
       await()
           .atMost(Duration.ofSeconds(10))
@@ -131,26 +131,25 @@ class LogFlushTrackerIT {
     return "openrs-dsi-flush " + s.target(201).name();
   }
 
+  /** The tracker's sessions at the replicate now. */
   private static int flushConnections(TestDb.Scratch s) throws Exception {
-    try (Connection c = s.connect();
-        Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = '"
-                    + applicationName(s)
-                    + "'")) {
-      rs.next();
-      return rs.getInt(1);
-    }
+    return countFlushSessions(s, "pid");
   }
 
+  /** Terminates the tracker's sessions, as a crash of the replicate would; how many there were. */
   private static int terminateFlushConnections(TestDb.Scratch s) throws Exception {
+    return countFlushSessions(s, "pg_terminate_backend(pid)");
+  }
+
+  /** Counts {@code expression} over the tracker's sessions in {@code pg_stat_activity}. */
+  private static int countFlushSessions(TestDb.Scratch s, String expression) throws Exception {
     try (Connection c = s.connect();
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    + " WHERE application_name = '"
+                "SELECT count(*) FROM (SELECT "
+                    + expression
+                    + " FROM pg_stat_activity WHERE application_name = '"
                     + applicationName(s)
                     + "') t")) {
       rs.next();
