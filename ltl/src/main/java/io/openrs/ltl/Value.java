@@ -228,6 +228,125 @@ public sealed interface Value {
     }
   }
 
+  /**
+   * A value beyond the finite numbers and instants that some sources store: {@code NaN} and {@code
+   * ±Infinity} of an exact decimal (PostgreSQL {@code numeric}), {@code ±infinity} of a date or
+   * timestamp (PostgreSQL {@code date}, {@code timestamp}, {@code timestamptz}). It is a value kind
+   * of its own, not an in-band marker: no finite {@link Decimal}, {@link Date}, {@link Timestamp}
+   * or {@link TimestampTz}, and no {@link Text}, equals it. Two non-finite values are equal when
+   * domain and bound are ({@code dec NaN} equals {@code dec NaN}, as record equality says;
+   * comparing them as SQL values is the replicate's business).
+   *
+   * @param domain the type it belongs to; {@link #typeName()} is that type's name
+   * @param bound which one
+   */
+  record NonFinite(Domain domain, Bound bound) implements Value {
+    public NonFinite {
+      Objects.requireNonNull(domain, "domain");
+      Objects.requireNonNull(bound, "bound");
+      if (bound == Bound.NAN && domain != Domain.DEC) {
+        throw new IllegalArgumentException("NaN is a decimal value, not a " + domain.typeName);
+      }
+    }
+
+    /** The types that have non-finite values. */
+    public enum Domain {
+      DEC("dec"),
+      DATE("date"),
+      TS("ts"),
+      TSTZ("tstz");
+
+      private final String typeName;
+
+      Domain(String typeName) {
+        this.typeName = typeName;
+      }
+
+      /** The LTL type name ({@code dec}, {@code date}, {@code ts}, {@code tstz}). */
+      public String typeName() {
+        return typeName;
+      }
+    }
+
+    /** Which non-finite value. */
+    public enum Bound {
+      /** Not a number (decimals only). */
+      NAN,
+      /** Greater than every finite value. */
+      POSITIVE_INFINITY,
+      /** Less than every finite value. */
+      NEGATIVE_INFINITY
+    }
+
+    /**
+     * The value as PostgreSQL writes it: {@code NaN}, {@code Infinity}, {@code -Infinity} for
+     * decimals, {@code infinity}, {@code -infinity} for dates and timestamps.
+     */
+    public String sqlText() {
+      return switch (bound) {
+        case NAN -> "NaN";
+        case POSITIVE_INFINITY -> domain == Domain.DEC ? "Infinity" : "infinity";
+        case NEGATIVE_INFINITY -> domain == Domain.DEC ? "-Infinity" : "-infinity";
+      };
+    }
+
+    @Override
+    public String typeName() {
+      return domain.typeName;
+    }
+  }
+
+  /**
+   * A value in its source database's own text form, for types LTL has no kind of its own for
+   * (PostgreSQL arrays, ranges, bit strings, intervals, geometric, network and composite types,
+   * enums, {@code hstore}, {@code timetz}, ...). An applier into the same kind of database takes
+   * the text as a literal of that type, which is exact because it is the form the database itself
+   * wrote; any other applier may take it only where its documented type mapping says so, and
+   * otherwise stops with an error naming the column, type and value.
+   *
+   * <p>Equality is of all three components, exactly: a native value never equals a {@link Text} or
+   * any other kind, even when its text spells the same thing.
+   *
+   * @param dialect the source database kind that wrote the text ({@code postgresql}): a lower-case
+   *     word, {@code [a-z][a-z0-9_]*} (see {@link #isDialectName})
+   * @param type the source's name of the column's type, as its catalog writes it (e.g. {@code
+   *     _int4} for {@code integer[]}, {@code timetz}, {@code my_enum}); not empty
+   * @param text the value as the source database writes it (may be empty)
+   */
+  record Native(String dialect, String type, String text) implements Value {
+    public Native {
+      Objects.requireNonNull(dialect, "dialect");
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(text, "text");
+      if (dialect.isEmpty() || type.isEmpty()) {
+        throw new IllegalArgumentException("a native value needs a dialect and a type");
+      }
+      if (!isDialectName(dialect)) {
+        throw new IllegalArgumentException(
+            "a native value's dialect is a lower-case word [a-z][a-z0-9_]*, got '" + dialect + "'");
+      }
+    }
+
+    /** True if {@code s} is a valid {@link #dialect}: {@code [a-z][a-z0-9_]*}. */
+    public static boolean isDialectName(String s) {
+      if (s.isEmpty() || s.charAt(0) < 'a' || s.charAt(0) > 'z') {
+        return false;
+      }
+      for (int i = 1; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_')) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public String typeName() {
+      return "native";
+    }
+  }
+
   private static void requireMicros(int nanos, Object value) {
     if (nanos % 1000 != 0) {
       throw new IllegalArgumentException(

@@ -238,9 +238,55 @@ public final class LtlArbitraries {
             .as(UUID::new)
             .map(Value.Uuid::new));
     all.add(unicodeText().map(s -> new Value.Json("{\"k\":\"" + s.replace("\"", "") + "\"}")));
+    all.add(nonFinites());
+    all.add(natives());
     @SuppressWarnings("unchecked")
     Arbitrary<Value> oneOf = (Arbitrary<Value>) (Arbitrary<?>) Arbitraries.oneOf(all);
     return oneOf;
+  }
+
+  /** Every non-finite value: NaN and ±infinity of dec, ±infinity of date, ts and tstz. */
+  public static Arbitrary<Value.NonFinite> nonFinites() {
+    List<Value.NonFinite> all = new ArrayList<>();
+    for (Value.NonFinite.Domain d : Value.NonFinite.Domain.values()) {
+      for (Value.NonFinite.Bound b : Value.NonFinite.Bound.values()) {
+        if (b != Value.NonFinite.Bound.NAN || d == Value.NonFinite.Domain.DEC) {
+          all.add(new Value.NonFinite(d, b));
+        }
+      }
+    }
+    return Arbitraries.of(all);
+  }
+
+  /**
+   * Native values: PostgreSQL-like types and texts, and any dialect word, any non-empty type and
+   * any text (quotes, escapes, Unicode, empty).
+   */
+  public static Arbitrary<Value.Native> natives() {
+    Arbitrary<Value.Native> typical =
+        Arbitraries.of(
+            new Value.Native("postgresql", "_int4", "{1,NULL,3}"),
+            new Value.Native("postgresql", "_text", "{\"a b\",\"it's\",NULL}"),
+            new Value.Native("postgresql", "tstzrange", "[\"2026-01-01 00:00:00+00\",infinity)"),
+            new Value.Native("postgresql", "interval", "1 year 2 mons -3 days 04:05:06.7"),
+            new Value.Native("postgresql", "timetz", "10:15:30.123456+05:30"),
+            new Value.Native("postgresql", "varbit", ""),
+            new Value.Native("postgresql", "hstore", "\"k\"=>\"v\\\\\"q\""),
+            new Value.Native("mariadb", "set('a','b')", "a,b"));
+    Arbitrary<String> dialects =
+        Combinators.combine(
+                Arbitraries.strings().withCharRange('a', 'z').ofLength(1),
+                Arbitraries.strings()
+                    .withCharRange('a', 'z')
+                    .withCharRange('0', '9')
+                    .withChars('_')
+                    .ofMaxLength(12))
+            .as(String::concat);
+    Arbitrary<Value.Native> any =
+        Combinators.combine(dialects, unicodeText().filter(s -> !s.isEmpty()), unicodeText())
+            .as(Value.Native::new);
+    return Arbitraries.frequencyOf(
+        net.jqwik.api.Tuple.of(1, typical), net.jqwik.api.Tuple.of(1, any));
   }
 
   /** A row image: 1..12 columns with distinct names. */

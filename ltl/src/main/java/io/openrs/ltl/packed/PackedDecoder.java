@@ -318,7 +318,7 @@ public final class PackedDecoder extends PackedInput {
 
   private Value value() throws PackedFormatException {
     int at = pos;
-    int tag = u8();
+    int tag = valueTag();
     return switch (tag) {
       case TAG_NULL -> Value.NULL;
       case TAG_UNCHANGED -> Value.UNCHANGED;
@@ -368,8 +368,24 @@ public final class PackedDecoder extends PackedInput {
         yield new Value.Uuid(new UUID(bb.getLong(), bb.getLong()));
       }
       case TAG_JSON -> new Value.Json(string());
+      case TAG_NON_FINITE -> nonFinitePayload();
+      case TAG_NATIVE -> nativeValue();
       default -> throw error(at, "unknown value tag " + tag);
     };
+  }
+
+  private Value.Native nativeValue() throws PackedFormatException {
+    int at = pos;
+    String dialect = string();
+    if (!Value.Native.isDialectName(dialect)) {
+      throw error(at, "native dialect " + quoteClipped(dialect) + " is not a lower-case word");
+    }
+    at = pos;
+    String type = string();
+    if (type.isEmpty()) {
+      throw error(at, "native type is empty");
+    }
+    return new Value.Native(dialect, type, string());
   }
 
   private LocalTime microsOfDay() throws PackedFormatException {

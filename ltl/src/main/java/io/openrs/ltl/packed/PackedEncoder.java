@@ -240,6 +240,13 @@ public final class PackedEncoder {
     } else if (value instanceof Value.Json v) {
       body.append((byte) TAG_JSON);
       string(v.value());
+    } else if (value instanceof Value.NonFinite v) {
+      body.append((byte) TAG_NON_FINITE).append((byte) domainByte(v)).append((byte) boundByte(v));
+    } else if (value instanceof Value.Native v) {
+      body.append((byte) TAG_NATIVE);
+      string(v.dialect());
+      string(v.type());
+      string(v.text());
     } else {
       throw new IllegalStateException("unknown value " + value);
     }

@@ -1,5 +1,7 @@
 package io.openrs.ltl.packed;
 
+import io.openrs.ltl.Value;
+
 /**
  * The packed binary form of one LTL command (a stable-queue message). Compact, versioned, and
  * length-prefixed so a reader can skip a command kind it does not know.
@@ -52,6 +54,14 @@ package io.openrs.ltl.packed;
  *                            (local date and time at that offset)
  *   17  uuid                 16 bytes, most significant first
  *   18  json                 string
+ *   19  non-finite           domain:u8 bound:u8                              (version 2 on)
+ *                            domain 0 dec, 1 date, 2 ts, 3 tstz;
+ *                            bound 0 NaN (dec only), 1 +infinity, 2 -infinity;
+ *                            any other byte, or NaN of date/ts/tstz, is malformed
+ *   20  native               dialect:string type:string text:string          (version 2 on)
+ *                            (dialect non-empty lower-case [a-z0-9_], type non-empty)
+ *
+ * A version 1 command holds tags 0..18 only: tag 19 or 20 in it is malformed.
  * </pre>
  *
  * Worked example in {@code docs/formats/ltl-packed.md}.
@@ -62,14 +72,20 @@ public final class PackedFormat {
   /** Version 1 (2026-11): first packed form. */
   public static final int VERSION_1 = 1;
 
-  /** The version encoders write. */
-  public static final int CURRENT_VERSION = VERSION_1;
+  /** Version 2 (2026-11): tags 19 non-finite and 20 native. */
+  public static final int VERSION_2 = 2;
 
-  /** Oldest version decoders read. */
+  /** The version encoders write. */
+  public static final int CURRENT_VERSION = VERSION_2;
+
+  /**
+   * Oldest version decoders read: stable queues written by the release before version 2 hold
+   * version 1 commands.
+   */
   public static final int MIN_READ_VERSION = VERSION_1;
 
   /** Newest version decoders read. */
-  public static final int MAX_READ_VERSION = VERSION_1;
+  public static final int MAX_READ_VERSION = VERSION_2;
 
   static final int KIND_BEGIN = 1;
   static final int KIND_COMMIT = 2;
@@ -104,6 +120,104 @@ public final class PackedFormat {
   static final int TAG_TSTZ = 16;
   static final int TAG_UUID = 17;
   static final int TAG_JSON = 18;
+  static final int TAG_NON_FINITE = 19;
+  static final int TAG_NATIVE = 20;
+
+  /** The newest tag of each version ({@code LAST_TAG[v]}); a tag after it is unknown there. */
+  private static final int[] LAST_TAG = {-1, TAG_JSON, TAG_NATIVE};
+
+  /** True if value tag {@code tag} exists in packed version {@code version} (a readable one). */
+  static boolean tagInVersion(int tag, int version) {
+    return tag <= LAST_TAG[version];
+  }
+
+  /** Domain bytes of tag 19. */
+  static final int DOMAIN_DEC = 0;
+
+  static final int DOMAIN_DATE = 1;
+  static final int DOMAIN_TS = 2;
+  static final int DOMAIN_TSTZ = 3;
+
+  /** Bound bytes of tag 19. */
+  static final int BOUND_NAN = 0;
+
+  static final int BOUND_POSITIVE_INFINITY = 1;
+  static final int BOUND_NEGATIVE_INFINITY = 2;
+
+  /** The domain of each domain byte (the bytes are the format's, not the enum's order). */
+  private static final Value.NonFinite.Domain[] DOMAIN_OF_BYTE = {
+    Value.NonFinite.Domain.DEC,
+    Value.NonFinite.Domain.DATE,
+    Value.NonFinite.Domain.TS,
+    Value.NonFinite.Domain.TSTZ
+  };
+
+  /** The bound of each bound byte. */
+  private static final Value.NonFinite.Bound[] BOUND_OF_BYTE = {
+    Value.NonFinite.Bound.NAN,
+    Value.NonFinite.Bound.POSITIVE_INFINITY,
+    Value.NonFinite.Bound.NEGATIVE_INFINITY
+  };
+
+  /** One shared instance per valid (domain byte, bound byte), null for NaN outside dec. */
+  private static final Value.NonFinite[][] NON_FINITE = nonFiniteValues();
+
+  private static Value.NonFinite[][] nonFiniteValues() {
+    Value.NonFinite[][] all = new Value.NonFinite[DOMAIN_OF_BYTE.length][BOUND_OF_BYTE.length];
+    for (int d = 0; d < DOMAIN_OF_BYTE.length; d++) {
+      for (int b = 0; b < BOUND_OF_BYTE.length; b++) {
+        if (b != BOUND_NAN || d == DOMAIN_DEC) {
+          all[d][b] = new Value.NonFinite(DOMAIN_OF_BYTE[d], BOUND_OF_BYTE[b]);
+        }
+      }
+    }
+    return all;
+  }
+
+  /** The domain byte of {@code v}. */
+  static int domainByte(Value.NonFinite v) {
+    return switch (v.domain()) {
+      case DEC -> DOMAIN_DEC;
+      case DATE -> DOMAIN_DATE;
+      case TS -> DOMAIN_TS;
+      case TSTZ -> DOMAIN_TSTZ;
+    };
+  }
+
+  /** The bound byte of {@code v}. */
+  static int boundByte(Value.NonFinite v) {
+    return switch (v.bound()) {
+      case NAN -> BOUND_NAN;
+      case POSITIVE_INFINITY -> BOUND_POSITIVE_INFINITY;
+      case NEGATIVE_INFINITY -> BOUND_NEGATIVE_INFINITY;
+    };
+  }
+
+  /**
+   * The shared value of a tag 19 payload, or null when its bytes name none (a domain above 3, a
+   * bound above 2, or NaN of a date or timestamp: {@link #nonFiniteProblem} says which).
+   */
+  static Value.NonFinite nonFinite(int domain, int bound) {
+    if (domain >= DOMAIN_OF_BYTE.length || bound >= BOUND_OF_BYTE.length) {
+      return null;
+    }
+    return NON_FINITE[domain][bound];
+  }
+
+  /** Why a tag 19 payload names no value (for errors; {@code nonFinite} found none). */
+  static String nonFiniteProblem(int domain, int bound) {
+    if (domain >= DOMAIN_OF_BYTE.length) {
+      return "non-finite domain " + domain + " (known: 0 dec, 1 date, 2 ts, 3 tstz)";
+    }
+    if (bound >= BOUND_OF_BYTE.length) {
+      return "non-finite bound " + bound + " (known: 0 NaN, 1 +infinity, 2 -infinity)";
+    }
+    return "non-finite bound 0 (NaN) of domain "
+        + domain
+        + " ("
+        + DOMAIN_OF_BYTE[domain].typeName()
+        + "): NaN is a dec value only";
+  }
 
   static final int FLAG_PRESENT = 1;
 

@@ -5,6 +5,8 @@ import static io.openrs.ltl.packed.PackedFormat.MAX_BODY_BYTES;
 import static io.openrs.ltl.packed.PackedFormat.MAX_READ_VERSION;
 import static io.openrs.ltl.packed.PackedFormat.MIN_READ_VERSION;
 
+import io.openrs.ltl.Value;
+
 /**
  * The primitive reads of the packed form ({@link PackedFormat}) that {@link PackedDecoder} and
  * {@link PackedRowReader} share: bytes, flags, LEB128 varints, zigzag and ranged integers, counts
@@ -26,6 +28,9 @@ abstract class PackedInput {
 
   /** The end of what the current item may read. */
   int end;
+
+  /** The packed version of the current command (read by {@link #commandHeader}). */
+  int version;
 
   final PackedFormatException error(int at, String problem) {
     return new PackedFormatException(at - base, problem);
@@ -88,6 +93,41 @@ abstract class PackedInput {
     return v;
   }
 
+  /**
+   * Reads the value tag at {@code pos}, refusing a tag the current command's version does not have
+   * (tags 19 and 20 are version 2's); an unknown tag is left to the caller's switch.
+   */
+  final int valueTag() throws PackedFormatException {
+    int at = pos;
+    int tag = u8();
+    if (tag <= PackedFormat.TAG_NATIVE && !PackedFormat.tagInVersion(tag, version)) {
+      throw error(at, "value tag " + tag + " in a packed version " + version + " command");
+    }
+    return tag;
+  }
+
+  /** The shared value of a tag 19 payload (domain and bound bytes), checked. */
+  final Value.NonFinite nonFinitePayload() throws PackedFormatException {
+    need(2, "a non-finite value");
+    int domain = buf[pos] & 0xff;
+    int bound = buf[pos + 1] & 0xff;
+    Value.NonFinite v = PackedFormat.nonFinite(domain, bound);
+    if (v == null) {
+      // point at the domain byte when it is unknown, else at the bound byte
+      int at = domain > PackedFormat.DOMAIN_TSTZ ? pos : pos + 1;
+      throw error(at, PackedFormat.nonFiniteProblem(domain, bound));
+    }
+    pos += 2;
+    return v;
+  }
+
+  /** {@code s} in quotes for an error message, cut to its first 40 characters. */
+  static String quoteClipped(String s) {
+    return s.length() <= 40
+        ? "'" + s + "'"
+        : "'" + s.substring(0, 40) + "...' (" + s.length() + " characters)";
+  }
+
   /** A count of items each at least {@code minBytesEach} long, bounded by the bytes left. */
   final int count(int minBytesEach) throws PackedFormatException {
     int at = pos;
@@ -116,6 +156,7 @@ abstract class PackedInput {
               + MAX_READ_VERSION
               + ")");
     }
+    this.version = version;
     int kind = u8();
     long bodyLength = varLong();
     if (bodyLength < 0 || bodyLength > MAX_BODY_BYTES || bodyLength > limit - pos) {

@@ -77,7 +77,18 @@ public final class PackedRowReader extends PackedInput {
     TIMESTAMP,
     TIMESTAMP_TZ,
     UUID,
-    JSON;
+    JSON,
+    /**
+     * NaN or ±infinity of a decimal, date or timestamp (packed version 2 on): {@link Image#value}
+     * gives a shared {@link Value.NonFinite} (nothing is made); a kind of its own, never a {@code
+     * DECIMAL}, {@code DATE}, {@code TIMESTAMP} or {@code TIMESTAMP_TZ} with a marker value.
+     */
+    NON_FINITE,
+    /**
+     * A value in the source's own text form (packed version 2 on): {@link Image#nativeDialect},
+     * {@link Image#nativeType} (shared strings) and the text's UTF-8 bytes at {@link Image#offset}.
+     */
+    NATIVE;
 
     private static final Type[] BY_TAG = values();
   }
@@ -307,6 +318,9 @@ public final class PackedRowReader extends PackedInput {
     // per index, the name read there last and its bytes
     private byte[][] lastKeys = new byte[16][];
     private String[] lastNames = new String[16];
+    // NATIVE columns: the dialect and type (shared strings); stale at other indices
+    private String[] dialects = new String[16];
+    private String[] nativeTypes = new String[16];
 
     private Image(PackedRowReader reader) {
       this.reader = reader;
@@ -344,7 +358,8 @@ public final class PackedRowReader extends PackedInput {
      * The value of column {@code i} as a long: {@code I16}, {@code I32}, {@code I64} the integer;
      * {@code DECIMAL} the unscaled value; {@code DATE}, {@code TIMESTAMP}, {@code TIMESTAMP_TZ} the
      * epoch day; {@code TIME} the microseconds of the day; {@code F32} and {@code F64} the IEEE
-     * bits; {@code UUID} the most significant 64 bits; {@code TRUE} 1; otherwise 0.
+     * bits; {@code UUID} the most significant 64 bits; {@code TRUE} 1; {@code NON_FINITE} the
+     * packed domain byte (0 dec, 1 date, 2 ts, 3 tstz); otherwise 0.
      */
     public long longValue(int i) {
       check(i);
@@ -353,7 +368,9 @@ public final class PackedRowReader extends PackedInput {
 
     /**
      * {@code TIMESTAMP} and {@code TIMESTAMP_TZ}: the microseconds of the day; {@code UUID} the
-     * least significant 64 bits; otherwise 0.
+     * least significant 64 bits; {@code NON_FINITE} the packed bound byte (0 NaN, 1 +infinity, 2
+     * -infinity); {@code TEXT}, {@code JSON} and {@code NATIVE}: 1 if the text has a non-ASCII
+     * byte, else 0 (see {@link #ascii}); otherwise 0.
      */
     public long micros(int i) {
       check(i);
@@ -367,8 +384,9 @@ public final class PackedRowReader extends PackedInput {
     }
 
     /**
-     * {@code TEXT} and {@code JSON} (well-formed UTF-8), {@code BINARY}, {@code DECIMAL_BIG}
-     * (unscaled, two's complement, big-endian): where the value's bytes start in {@link #bytes()}.
+     * {@code TEXT}, {@code JSON} and {@code NATIVE}'s text (well-formed UTF-8), {@code BINARY},
+     * {@code DECIMAL_BIG} (unscaled, two's complement, big-endian): where the value's bytes start
+     * in {@link #bytes()}.
      */
     public int offset(int i) {
       check(i);
@@ -386,10 +404,43 @@ public final class PackedRowReader extends PackedInput {
       return reader.buf;
     }
 
-    /** True if column {@code i}'s text bytes are all ASCII ({@code TEXT}, {@code JSON}). */
+    /**
+     * True if column {@code i}'s text bytes are all ASCII ({@code TEXT}, {@code JSON}, {@code
+     * NATIVE}).
+     */
     public boolean ascii(int i) {
       check(i);
       return second[i] == 0;
+    }
+
+    /**
+     * The dialect of {@code NATIVE} column {@code i} ({@code postgresql}; the same instance each
+     * time it is read).
+     *
+     * @throws IllegalStateException if the column is of another type
+     */
+    public String nativeDialect(int i) {
+      checkNative(i);
+      return dialects[i];
+    }
+
+    /**
+     * The source type name of {@code NATIVE} column {@code i} ({@code _int4}; the same instance
+     * each time it is read, while it stays in the reader's bounded cache of names).
+     *
+     * @throws IllegalStateException if the column is of another type
+     */
+    public String nativeType(int i) {
+      checkNative(i);
+      return nativeTypes[i];
+    }
+
+    private void checkNative(int i) {
+      check(i);
+      if (types[i] != TAG_NATIVE) {
+        throw new IllegalStateException(
+            "column " + i + " is " + Type.BY_TAG[types[i]] + ", not NATIVE");
+      }
     }
 
     /** The value of column {@code i}, equal to what {@link PackedDecoder} decodes. */
@@ -421,6 +472,8 @@ public final class PackedRowReader extends PackedInput {
                 OffsetDateTime.of(dateTime(a, second[i]), ZoneOffset.ofTotalSeconds(third[i])));
         case TAG_UUID -> new Value.Uuid(new UUID(a, second[i]));
         case TAG_JSON -> new Value.Json(text(i));
+        case TAG_NON_FINITE -> PackedFormat.nonFinite((int) a, (int) second[i]);
+        case TAG_NATIVE -> new Value.Native(dialects[i], nativeTypes[i], text(i));
         default -> throw new IllegalStateException("tag " + types[i]);
       };
     }
@@ -455,6 +508,8 @@ public final class PackedRowReader extends PackedInput {
         lengths = Arrays.copyOf(lengths, c);
         lastKeys = Arrays.copyOf(lastKeys, c);
         lastNames = Arrays.copyOf(lastNames, c);
+        dialects = Arrays.copyOf(dialects, c);
+        nativeTypes = Arrays.copyOf(nativeTypes, c);
       }
     }
   }
@@ -514,7 +569,7 @@ public final class PackedRowReader extends PackedInput {
 
   private void value(Image img, int i) throws PackedFormatException {
     int at = pos;
-    int tag = u8();
+    int tag = valueTag();
     long a = 0;
     long b = 0;
     int c = 0;
@@ -579,6 +634,17 @@ public final class PackedRowReader extends PackedInput {
         b = bigEndianLong(pos + 8);
         pos += 16;
       }
+      case TAG_NON_FINITE -> {
+        Value.NonFinite v = nonFinitePayload();
+        a = domainByte(v);
+        b = boundByte(v);
+      }
+      case TAG_NATIVE -> {
+        nativeHead(img, i);
+        len = slice("string");
+        off = pos - len;
+        b = utf8(off, len) ? 0 : 1;
+      }
       default -> throw error(at, "unknown value tag " + tag);
     }
     img.types[i] = (byte) tag;
@@ -587,6 +653,22 @@ public final class PackedRowReader extends PackedInput {
     img.third[i] = c;
     img.offsets[i] = off;
     img.lengths[i] = len;
+  }
+
+  /** The dialect and type of a native value, checked as {@link PackedDecoder} checks them. */
+  private void nativeHead(Image img, int i) throws PackedFormatException {
+    int at = pos;
+    String dialect = sharedString();
+    if (!Value.Native.isDialectName(dialect)) {
+      throw error(at, "native dialect " + quoteClipped(dialect) + " is not a lower-case word");
+    }
+    at = pos;
+    String type = sharedString();
+    if (type.isEmpty()) {
+      throw error(at, "native type is empty");
+    }
+    img.dialects[i] = dialect;
+    img.nativeTypes[i] = type;
   }
 
   private long bigEndianLong(int at) {

@@ -31,6 +31,15 @@ public final class LtlParser {
   /** Most columns in one row image (MariaDB allows 4096, PostgreSQL 1600). */
   public static final int MAX_COLUMNS = 4096;
 
+  /** LTL protocol version 1 (2026-11): the first grammar. */
+  public static final int PROTOCOL_VERSION_1 = 1;
+
+  /** LTL protocol version 2 (2026-11): non-finite values and native values. */
+  public static final int PROTOCOL_VERSION_2 = 2;
+
+  /** The newest grammar this parser reads, and the one it reads unless told otherwise. */
+  public static final int NEWEST_PROTOCOL_VERSION = PROTOCOL_VERSION_2;
+
   private static final byte[] INSERT = kw("insert");
   private static final byte[] UPDATE = kw("update");
   private static final byte[] DELETE = kw("delete");
@@ -80,6 +89,26 @@ public final class LtlParser {
     this.maxLineBytes = maxLineBytes;
     this.c = new Cursor(new NameCache(1024));
     this.values = new ValueParser(c);
+  }
+
+  /**
+   * Reads the grammar of protocol {@code version} from now on: a session that negotiated version 1
+   * refuses the values version 2 added (non-finite and native) with an error at their column, as a
+   * server speaking only version 1 would. Default: {@link #NEWEST_PROTOCOL_VERSION}.
+   *
+   * @throws IllegalArgumentException for a version outside 1..{@link #NEWEST_PROTOCOL_VERSION}
+   */
+  public LtlParser protocolVersion(int version) {
+    if (version < PROTOCOL_VERSION_1 || version > NEWEST_PROTOCOL_VERSION) {
+      throw new IllegalArgumentException(
+          "LTL protocol version "
+              + version
+              + " is not one this parser reads (1.."
+              + NEWEST_PROTOCOL_VERSION
+              + ")");
+    }
+    values.protocolVersion = version;
+    return this;
   }
 
   /**

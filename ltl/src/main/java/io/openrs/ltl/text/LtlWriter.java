@@ -233,9 +233,29 @@ public final class LtlWriter {
     } else if (value instanceof Value.Json v) {
       out.appendAscii("json ");
       quoted(v.value(), '\'', out);
+    } else if (value instanceof Value.NonFinite v) {
+      out.appendAscii(v.typeName()).append(' ').appendAscii(nonFinite(v));
+    } else if (value instanceof Value.Native v) {
+      out.appendAscii("native ").appendAscii(v.dialect()).append(' ');
+      quoted(v.type(), '\'', out);
+      out.append(' ');
+      quoted(v.text(), '\'', out);
     } else {
       throw new IllegalStateException("unknown " + value);
     }
+  }
+
+  /**
+   * The literal of a non-finite value: {@code NaN}, {@code Infinity}, {@code -Infinity} after
+   * {@code dec}; {@code infinity}, {@code -infinity} after {@code date}, {@code ts}, {@code tstz}.
+   */
+  private static String nonFinite(Value.NonFinite v) {
+    boolean dec = v.domain() == Value.NonFinite.Domain.DEC;
+    return switch (v.bound()) {
+      case NAN -> "NaN";
+      case POSITIVE_INFINITY -> dec ? "Infinity" : "infinity";
+      case NEGATIVE_INFINITY -> dec ? "-Infinity" : "-infinity";
+    };
   }
 
   /** Scales up to this are written as plain digits; others as unscaled digits and exponent. */

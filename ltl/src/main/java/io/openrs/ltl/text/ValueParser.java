@@ -14,8 +14,15 @@ import java.util.UUID;
 
 /**
  * Typed values of the LTL text syntax: {@code null}, {@code true}, {@code false}, {@code
- * unchanged}, {@code 'text'}, {@code x'hex'}, and {@code <type> <literal>} for {@code i16 i32 i64
- * dec f32 f64 date time ts tstz uuid json}.
+ * unchanged}, {@code 'text'}, {@code x'hex'}, {@code <type> <literal>} for {@code i16 i32 i64 dec
+ * f32 f64 date time ts tstz uuid json}, and {@code native <dialect> '<type>' '<text>'}.
+ *
+ * <p>Non-finite values are literals of their type, case-sensitive: {@code dec NaN}, {@code dec
+ * Infinity}, {@code dec -Infinity} (as PostgreSQL spells a numeric's), and {@code infinity}, {@code
+ * -infinity} after {@code date}, {@code ts} and {@code tstz}. They become {@link Value.NonFinite},
+ * never a finite value. A native value's dialect is a lower-case word {@code [a-z][a-z0-9_]*}; its
+ * type (not empty) and text are quoted like text, with the same escapes and the same bound (the
+ * line).
  *
  * <p>Not thread-safe; owned by one {@link LtlParser}.
  */
@@ -25,10 +32,14 @@ final class ValueParser {
 
   private static final int MAX_FLOAT_CHARS = 1_100;
   private static final String VALUE_EXPECTED =
-      "a value (null, true, false, unchanged, 'text', x'hex', or one of i16 i32 i64 dec f32 f64"
-          + " date time ts tstz uuid json followed by a literal)";
+      "a value (null, true, false, unchanged, 'text', x'hex', one of i16 i32 i64 dec f32 f64"
+          + " date time ts tstz uuid json followed by a literal, or native <dialect> '<type>'"
+          + " '<text>')";
 
   private final Cursor c;
+
+  /** The protocol version whose values are read ({@link LtlParser#protocolVersion}). */
+  int protocolVersion = LtlParser.NEWEST_PROTOCOL_VERSION;
 
   ValueParser(Cursor cursor) {
     this.c = cursor;
@@ -55,6 +66,11 @@ final class ValueParser {
           if (is(start, len, "null")) {
             c.pos = i;
             return Value.NULL;
+          }
+          if (is(start, len, "native")) {
+            c.pos = i;
+            requireVersion2(start, "native");
+            return nativeValue();
           }
         }
         case 't' -> {
@@ -156,17 +172,185 @@ final class ValueParser {
       case T_I32 ->
           new Value.Int32((int) c.integer(Integer.MIN_VALUE, Integer.MAX_VALUE, "an i32"));
       case T_I64 -> new Value.Int64(c.integer(Long.MIN_VALUE, Long.MAX_VALUE, "an i64"));
-      case T_DEC -> new Value.Decimal(decimal());
+      case T_DEC -> decimalOrNonFinite();
       case T_F32 -> new Value.Float32(Float.parseFloat(floatText("an f32")));
       case T_F64 -> new Value.Float64(Double.parseDouble(floatText("an f64")));
-      case T_DATE -> new Value.Date(date());
+      case T_DATE -> {
+        Value.NonFinite v = infinity(Value.NonFinite.Domain.DATE, DATE_EXPECTED);
+        yield v != null ? v : new Value.Date(date());
+      }
       case T_TIME -> new Value.Time(time());
-      case T_TS -> new Value.Timestamp(timestamp());
-      case T_TSTZ -> new Value.TimestampTz(timestampTz());
+      case T_TS -> {
+        Value.NonFinite v = infinity(Value.NonFinite.Domain.TS, TS_EXPECTED);
+        yield v != null ? v : new Value.Timestamp(timestamp());
+      }
+      case T_TSTZ -> {
+        Value.NonFinite v = infinity(Value.NonFinite.Domain.TSTZ, TSTZ_EXPECTED);
+        yield v != null ? v : new Value.TimestampTz(timestampTz());
+      }
       case T_UUID -> new Value.Uuid(uuid());
       case T_JSON -> new Value.Json(c.quoted('\'', "json text"));
       default -> throw new IllegalStateException("unknown value type " + type);
     };
+  }
+
+  // ---- non-finite values
+
+  private static final byte[] INFINITY_LOWER = "infinity".getBytes(StandardCharsets.US_ASCII);
+
+  private static final Value.NonFinite DEC_NAN =
+      new Value.NonFinite(Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.NAN);
+  private static final Value.NonFinite DEC_INFINITY =
+      new Value.NonFinite(Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.POSITIVE_INFINITY);
+  private static final Value.NonFinite DEC_NEGATIVE_INFINITY =
+      new Value.NonFinite(Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.NEGATIVE_INFINITY);
+
+  private static final String DECIMAL_EXPECTED =
+      "a decimal such as 12.50, -3 or 1E+6, or NaN, Infinity or -Infinity";
+  private static final String DATE_EXPECTED = "a date YYYY-MM-DD, infinity or -infinity";
+  private static final String TS_EXPECTED =
+      "a timestamp YYYY-MM-DDTHH:MM:SS[.ffffff], infinity or -infinity";
+  private static final String TSTZ_EXPECTED =
+      "a timestamp with offset YYYY-MM-DDTHH:MM:SS[.ffffff]+HH:MM, infinity or -infinity";
+
+  /** {@code NaN}, {@code Infinity}, {@code -Infinity}, or a finite decimal. */
+  private Value decimalOrNonFinite() throws LtlParseException {
+    int start = c.pos;
+    if (c.tryKeyword(NAN)) {
+      return version2(start, DEC_NAN);
+    }
+    if (c.tryKeyword(INFINITY)) {
+      return version2(start, DEC_INFINITY);
+    }
+    if (c.peek() == '-') {
+      c.pos++;
+      if (c.tryKeyword(INFINITY)) {
+        return version2(start, DEC_NEGATIVE_INFINITY);
+      }
+      c.pos = start;
+    }
+    if (c.pos < c.end && isLetter(c.buf[c.pos])) {
+      throw c.error(DECIMAL_EXPECTED);
+    }
+    return new Value.Decimal(decimal());
+  }
+
+  /**
+   * {@code infinity} or {@code -infinity} of {@code domain}, or null (nothing consumed) when the
+   * text starts as a finite literal would; a word there is refused naming what was {@code
+   * expected}.
+   */
+  private Value.NonFinite infinity(Value.NonFinite.Domain domain, String expected)
+      throws LtlParseException {
+    int start = c.pos;
+    if (c.tryKeyword(INFINITY_LOWER)) {
+      return version2(start, new Value.NonFinite(domain, Value.NonFinite.Bound.POSITIVE_INFINITY));
+    }
+    boolean minus = c.peek() == '-';
+    if (minus) {
+      c.pos++;
+      if (c.tryKeyword(INFINITY_LOWER)) {
+        return version2(
+            start, new Value.NonFinite(domain, Value.NonFinite.Bound.NEGATIVE_INFINITY));
+      }
+    }
+    int wordAt = c.pos;
+    c.pos = start;
+    if (wordAt < c.end && isLetter(c.buf[wordAt])) {
+      String hint = "";
+      if (!minus && c.tryKeyword(NAN)) {
+        c.pos = start;
+        hint = " (NaN is a dec value only)";
+      } else if (isInfinityInAnyCase(wordAt)) {
+        hint = " (written in lower case)";
+      }
+      throw c.error(expected + hint);
+    }
+    return null;
+  }
+
+  private boolean isInfinityInAnyCase(int at) {
+    int n = INFINITY_LOWER.length;
+    if (c.end - at < n || (at + n < c.end && Cursor.isWordByte(c.buf[at + n]))) {
+      return false;
+    }
+    for (int k = 0; k < n; k++) {
+      if ((c.buf[at + k] | 0x20) != INFINITY_LOWER[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code v}, read at {@code at}, if the session speaks version 2; else an error there. */
+  private Value.NonFinite version2(int at, Value.NonFinite v) throws LtlParseException {
+    requireVersion2(at, "non-finite");
+    return v;
+  }
+
+  private void requireVersion2(int at, String kind) throws LtlParseException {
+    if (protocolVersion < LtlParser.PROTOCOL_VERSION_2) {
+      throw c.errorAt(
+          at,
+          "a value of LTL protocol version "
+              + protocolVersion
+              + ", this session's ("
+              + kind
+              + " values need version 2)");
+    }
+  }
+
+  private static boolean isLetter(byte b) {
+    return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z';
+  }
+
+  // ---- native values
+
+  private String lastDialect = "postgresql";
+
+  /** {@code <dialect> '<type>' '<text>'} after the word {@code native}. */
+  private Value nativeValue() throws LtlParseException {
+    c.blanks();
+    int start = c.pos;
+    int i = start;
+    byte[] b = c.buf;
+    if (i < c.end && b[i] >= 'a' && b[i] <= 'z') {
+      i++;
+      while (i < c.end
+          && (b[i] >= 'a' && b[i] <= 'z' || b[i] >= '0' && b[i] <= '9' || b[i] == '_')) {
+        i++;
+      }
+    }
+    if (i == start || i < c.end && Cursor.isWordByte(b[i])) {
+      throw c.errorAt(
+          i, "a dialect after native: a lower-case word [a-z][a-z0-9_]* such as postgresql");
+    }
+    String dialect = dialect(start, i - start);
+    c.pos = i;
+    c.blanks();
+    int typeAt = c.pos;
+    String type = c.quoted('\'', "the native type");
+    if (type.isEmpty()) {
+      throw c.errorAt(typeAt, "a non-empty native type such as '_int4'");
+    }
+    c.blanks();
+    return new Value.Native(dialect, type, c.quoted('\'', "the native text"));
+  }
+
+  /** The dialect spelled by {@code buf[start, start+len)}: the last one's instance when equal. */
+  private String dialect(int start, int len) {
+    String last = lastDialect;
+    if (last.length() == len) {
+      int k = 0;
+      while (k < len && c.buf[start + k] == last.charAt(k)) {
+        k++;
+      }
+      if (k == len) {
+        return last;
+      }
+    }
+    lastDialect = new String(c.buf, start, len, StandardCharsets.US_ASCII);
+    return lastDialect;
   }
 
   // ---- binary
@@ -207,7 +391,7 @@ final class ValueParser {
     int intDigits = i - intStart;
     int fracDigits = 0;
     if (intDigits == 0) {
-      throw c.errorAt(start, "a decimal such as 12.50, -3 or 1E+6");
+      throw c.errorAt(start, DECIMAL_EXPECTED);
     }
     if (i < c.end && b[i] == '.') {
       i++;

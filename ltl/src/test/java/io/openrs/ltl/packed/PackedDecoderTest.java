@@ -53,7 +53,7 @@ class PackedDecoderTest {
     byte[] b = encoder.encode(INSERT);
     b[0] = 9;
     assertThatThrownBy(() -> decoder.decode(b))
-        .hasMessageContaining("unsupported packed version 9 (this reader reads 1..1)");
+        .hasMessageContaining("unsupported packed version 9 (this reader reads 1..2)");
   }
 
   @Test
