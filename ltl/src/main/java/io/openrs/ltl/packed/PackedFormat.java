@@ -13,6 +13,8 @@ import io.openrs.ltl.Value;
  * +--------------+-----------+-----------------------+------------------------------+
  *   offset 0       offset 1    offset 2, 1..5 bytes
  *
+ * version = CURRENT_VERSION (2) when written; MIN_READ_VERSION..MAX_READ_VERSION (1..2) read
+ *
  * varint  = unsigned LEB128 (7 bits a byte, least significant group first, high bit = more)
  * zvarint = zig-zag encoded signed value ((v << 1) ^ (v >> 63)), then varint
  * bytes   = varint length, then that many bytes
@@ -59,12 +61,13 @@ import io.openrs.ltl.Value;
  *                            bound 0 NaN (dec only), 1 +infinity, 2 -infinity;
  *                            any other byte, or NaN of date/ts/tstz, is malformed
  *   20  native               dialect:string type:string text:string          (version 2 on)
- *                            (dialect non-empty lower-case [a-z0-9_], type non-empty)
+ *                            dialect a lower-case word [a-z][a-z0-9_]*, type not empty,
+ *                            text any (may be empty); else malformed
  *
  * A version 1 command holds tags 0..18 only: tag 19 or 20 in it is malformed.
  * </pre>
  *
- * Worked example in {@code docs/formats/ltl-packed.md}.
+ * Worked examples (one per new tag too) in {@code docs/formats/ltl-packed.md}.
  */
 public final class PackedFormat {
   private PackedFormat() {}

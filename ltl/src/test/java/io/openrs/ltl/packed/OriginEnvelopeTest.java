@@ -27,6 +27,17 @@ class OriginEnvelopeTest {
   }
 
   @Test
+  void theDocumentedExampleStartsAsTheEncoderWritesIt() throws Exception {
+    byte[] message = OriginEnvelope.pack(101, commit, new PackedEncoder());
+    assertThat(java.util.HexFormat.ofDelimiter(" ").formatHex(message, 0, 7))
+        .isEqualTo("e1 00 00 00 65 02 02");
+    assertThat(
+            java.nio.file.Files.readString(
+                java.nio.file.Path.of("..", "docs", "formats", "ltl-packed.md")))
+        .contains("`e1 00 00 00 65 02 02 ...`");
+  }
+
+  @Test
   void rejectsWhatIsNotAnEnvelope() {
     byte[] packed = new PackedEncoder().encode(commit);
     assertThatThrownBy(() -> OriginEnvelope.originOf(packed))

@@ -1,6 +1,7 @@
 package io.openrs.ltl.packed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.openrs.ltl.Column;
 import io.openrs.ltl.LtlCommand;
@@ -91,6 +92,20 @@ class PackedFormatDocTest {
   @Test
   void theNonFiniteExampleIsWhatTheEncoderWrites() throws Exception {
     checkExample(NON_FINITE_TEXT, NON_FINITE, NON_FINITE_HEX, 38);
+  }
+
+  @Test
+  void theDocumentedMalformedNonFiniteErrorIsWhatTheDecoderSays() throws Exception {
+    byte[] b = HexFormat.of().parseHex(NON_FINITE_HEX);
+    assertThat(b[32]).as("d's bound byte").isEqualTo((byte) 1);
+    b[32] = 0;
+    String message =
+        "malformed packed LTL command at byte 32: non-finite bound 0 (NaN) of domain 1 (date):"
+            + " NaN is a dec value only";
+    assertThatThrownBy(() -> new PackedDecoder().decode(b)).hasMessage(message);
+    assertThatThrownBy(() -> new PackedRowReader().reset(b, 0, b.length).next())
+        .hasMessage(message);
+    assertThat(Files.readString(DOC).replace("\n", " ").replaceAll("\\s+", " ")).contains(message);
   }
 
   @Test
