@@ -198,12 +198,28 @@ final class ValueParser {
 
   private static final byte[] INFINITY_LOWER = "infinity".getBytes(StandardCharsets.US_ASCII);
 
+  /** The infinities of each domain, by domain ordinal: [0] +infinity, [1] -infinity. */
+  private static final Value.NonFinite[][] INFINITIES = infinities();
+
   private static final Value.NonFinite DEC_NAN =
       new Value.NonFinite(Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.NAN);
   private static final Value.NonFinite DEC_INFINITY =
-      new Value.NonFinite(Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.POSITIVE_INFINITY);
+      INFINITIES[Value.NonFinite.Domain.DEC.ordinal()][0];
   private static final Value.NonFinite DEC_NEGATIVE_INFINITY =
-      new Value.NonFinite(Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.NEGATIVE_INFINITY);
+      INFINITIES[Value.NonFinite.Domain.DEC.ordinal()][1];
+
+  private static Value.NonFinite[][] infinities() {
+    Value.NonFinite.Domain[] domains = Value.NonFinite.Domain.values();
+    Value.NonFinite[][] all = new Value.NonFinite[domains.length][];
+    for (Value.NonFinite.Domain d : domains) {
+      all[d.ordinal()] =
+          new Value.NonFinite[] {
+            new Value.NonFinite(d, Value.NonFinite.Bound.POSITIVE_INFINITY),
+            new Value.NonFinite(d, Value.NonFinite.Bound.NEGATIVE_INFINITY)
+          };
+    }
+    return all;
+  }
 
   private static final String DECIMAL_EXPECTED =
       "a decimal such as 12.50, -3 or 1E+6, or NaN, Infinity or -Infinity";
@@ -244,14 +260,13 @@ final class ValueParser {
       throws LtlParseException {
     int start = c.pos;
     if (c.tryKeyword(INFINITY_LOWER)) {
-      return version2(start, new Value.NonFinite(domain, Value.NonFinite.Bound.POSITIVE_INFINITY));
+      return version2(start, INFINITIES[domain.ordinal()][0]);
     }
     boolean minus = c.peek() == '-';
     if (minus) {
       c.pos++;
       if (c.tryKeyword(INFINITY_LOWER)) {
-        return version2(
-            start, new Value.NonFinite(domain, Value.NonFinite.Bound.NEGATIVE_INFINITY));
+        return version2(start, INFINITIES[domain.ordinal()][1]);
       }
     }
     int wordAt = c.pos;
