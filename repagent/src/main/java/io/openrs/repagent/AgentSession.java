@@ -87,7 +87,9 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
         new LtlCommand.Connect(
             settings.originServer(),
             settings.originDatabase(),
-            WireProtocol.MIN_VERSION,
+            // The agent sends version 2 values (NaN, infinities, native): a server that speaks
+            // only version 1 refuses it at connect, naming both ranges.
+            WireProtocol.VERSION_2,
             WireProtocol.MAX_VERSION,
             settings.serverUser(),
             new String(settings.serverPassword()),

@@ -435,9 +435,10 @@ final class PostgresDialect implements SourceDialect {
     // at the last commit (an idle primary), and the agent would fail at every restart.
     p.setProperty("internal.log.position.check.enable", "false");
     p.setProperty("snapshot.mode", source.snapshot() ? "initial" : "no_data");
-    p.setProperty("interval.handling.mode", "string");
-    p.setProperty("hstore.handling.mode", "json");
-    p.setProperty("unavailable.value.placeholder", ValueConverter.UNAVAILABLE_PLACEHOLDER);
+    // Every column type Debezium cannot carry exactly, and every TOASTable one, goes through the
+    // agent's own converter: exact values, and "unchanged TOASTed value" as a flag.
+    p.setProperty("converters", PostgresColumnValues.NAME);
+    p.setProperty(PostgresColumnValues.NAME + ".type", PostgresColumnValues.class.getName());
     p.setProperty("skipped.operations", "none");
     p.setProperty("include.unknown.datatypes", "true");
     List<String> tables = new ArrayList<>(source.tableIncludeList());

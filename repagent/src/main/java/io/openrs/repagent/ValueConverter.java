@@ -4,7 +4,6 @@ import io.openrs.ltl.Value;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -12,7 +11,6 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
@@ -23,23 +21,15 @@ import org.apache.kafka.connect.data.Struct;
 /**
  * Turns a Kafka Connect value as Debezium's connectors produce it (with {@code
  * decimal.handling.mode=precise}, {@code time.precision.mode=adaptive_time_microseconds}, {@code
- * binary.handling.mode=bytes}, {@code interval.handling.mode=string}) into a typed LTL {@link
- * Value}, exactly: decimals keep their scale, times their microseconds, binary its bytes. The
- * source's "value not provided" placeholder (PostgreSQL's unchanged TOASTed columns) becomes {@link
- * Value#UNCHANGED}. The mapping per type is the table in {@code docs/repagent.md}.
+ * binary.handling.mode=bytes}) into a typed LTL {@link Value}, exactly: decimals keep their scale,
+ * times their microseconds, binary its bytes. PostgreSQL columns other than the fixed-width ones
+ * arrive as {@link PostgresColumnValues}' tagged values, whose "unchanged TOASTed value" tag
+ * becomes {@link Value#UNCHANGED} (a flag, never a string that user data could equal). The mapping
+ * per type is the table in {@code docs/repagent.md}.
  *
  * <p>Stateless; thread-safe.
  */
 public final class ValueConverter {
-
-  /**
-   * What Debezium is told to put in place of a value the source did not provide ({@code
-   * unavailable.value.placeholder}); chosen so that no real value is likely to equal it.
-   */
-  public static final String UNAVAILABLE_PLACEHOLDER = "__openrs_unchanged_toast_value__";
-
-  private static final byte[] UNAVAILABLE_BYTES =
-      UNAVAILABLE_PLACEHOLDER.getBytes(StandardCharsets.UTF_8);
 
   /** Converts {@code value} of schema {@code schema}. */
   public Value convert(Schema schema, Object value) {
@@ -48,7 +38,7 @@ public final class ValueConverter {
     }
     Logical kind = schema.name() == null ? null : Logical.of(schema.name());
     if (kind != null) {
-      return logical(kind, value);
+      return logical(kind, schema, value);
     }
     return plain(schema, value);
   }
@@ -62,8 +52,12 @@ public final class ValueConverter {
   /** A {@link Converter} for values of {@code schema}. */
   Converter converterFor(Schema schema) {
     Logical kind = schema.name() == null ? null : Logical.of(schema.name());
+    if (kind == Logical.POSTGRES_VALUE) {
+      String type = PostgresTagged.typeOf(schema);
+      return v -> v == null ? Value.NULL : PostgresTagged.decode(type, (String) v);
+    }
     if (kind != null) {
-      return v -> v == null ? Value.NULL : logical(kind, v);
+      return v -> v == null ? Value.NULL : logical(kind, schema, v);
     }
     return v -> v == null ? Value.NULL : plain(schema, v);
   }
@@ -85,7 +79,9 @@ public final class ValueConverter {
     UUID,
     JSON,
     BITS,
-    YEAR;
+    YEAR,
+    POSTGRES_VALUE,
+    POSTGRES_BYTES;
 
     static Logical of(String name) {
       switch (name) {
@@ -121,6 +117,10 @@ public final class ValueConverter {
           return BITS;
         case "io.debezium.time.Year":
           return YEAR;
+        case PostgresColumnValues.TAGGED_SCHEMA:
+          return POSTGRES_VALUE;
+        case PostgresColumnValues.TAGGED_BYTES_SCHEMA:
+          return POSTGRES_BYTES;
         default:
           return null;
       }
@@ -145,21 +145,10 @@ public final class ValueConverter {
       case BOOLEAN:
         return Value.Bool.of((Boolean) value);
       case STRING:
-        {
-          String s = (String) value;
-          return s.equals(UNAVAILABLE_PLACEHOLDER) ? Value.UNCHANGED : new Value.Text(s);
-        }
+        return new Value.Text((String) value);
       case BYTES:
-        {
-          byte[] b = bytes(value);
-          return Arrays.equals(b, UNAVAILABLE_BYTES) ? Value.UNCHANGED : new Value.Binary(b);
-        }
+        return new Value.Binary(bytes(value));
       case ARRAY:
-        if (value instanceof Collection<?> c
-            && c.size() == 1
-            && UNAVAILABLE_PLACEHOLDER.equals(c.iterator().next())) {
-          return Value.UNCHANGED;
-        }
         return new Value.Json(json(schema, value));
       case MAP:
       case STRUCT:
@@ -169,8 +158,12 @@ public final class ValueConverter {
     }
   }
 
-  private static Value logical(Logical kind, Object value) {
+  private static Value logical(Logical kind, Schema schema, Object value) {
     switch (kind) {
+      case POSTGRES_VALUE:
+        return PostgresTagged.decode(PostgresTagged.typeOf(schema), (String) value);
+      case POSTGRES_BYTES:
+        return PostgresTagged.decodeBytes(bytes(value));
       case DECIMAL:
         return new Value.Decimal((BigDecimal) value);
       case VARIABLE_SCALE_DECIMAL:

@@ -142,10 +142,9 @@ class PostgresAgentIT {
     assertThat(r2.get("c_bigint")).isEqualTo(new Value.Int64(Long.MIN_VALUE));
     assertThat(r2.get("c_numeric"))
         .isEqualTo(new Value.Decimal(new BigDecimal("1234567890123456789012345678.0123456789")));
-    // Unconstrained numeric: Debezium's precise mode drops trailing zeros (the value is exact,
-    // the display scale is not kept); numeric(p,s) keeps its scale (c_numeric).
+    // Unconstrained numeric keeps its scale too (Debezium's own conversion drops trailing zeros).
     assertThat(r2.get("c_numeric_free"))
-        .isEqualTo(new Value.Decimal(new BigDecimal("-0.000000000000000000001")));
+        .isEqualTo(new Value.Decimal(new BigDecimal("-0.000000000000000000001000")));
     assertThat(r2.get("c_real")).isEqualTo(new Value.Float32(Float.NaN));
     assertThat(r2.get("c_double")).isEqualTo(new Value.Float64(Double.NEGATIVE_INFINITY));
     assertThat(r2.get("c_bool")).isEqualTo(Value.Bool.TRUE);
@@ -165,14 +164,18 @@ class PostgresAgentIT {
         .isEqualTo(new Value.Uuid(UUID.fromString("123e4567-e89b-12d3-a456-426614174000")));
     assertThat(r2.get("c_json")).isEqualTo(new Value.Json("{\"a\": [1, 2]}"));
     assertThat(r2.get("c_jsonb")).isEqualTo(new Value.Json("{\"a\": [1, 2], \"b\": true}"));
-    assertThat(r2.get("c_interval")).isEqualTo(new Value.Text("P1Y2M3DT4H5M6.789S"));
+    assertSameValue(r2.get("c_interval"), "interval", "1 year 2 months 3 days 04:05:06.789");
     assertThat(r2.get("c_money")).isEqualTo(new Value.Decimal(new BigDecimal("1234.56")));
-    assertThat(r2.get("c_inet")).isEqualTo(new Value.Text("192.168.0.1/24"));
-    assertThat(r2.get("c_xml")).isEqualTo(new Value.Text("<a>1</a>"));
-    assertThat(r2.get("c_int_array")).isEqualTo(new Value.Json("[1,null,3]"));
-    assertThat(r2.get("c_text_array")).isEqualTo(new Value.Json("[\"x\",\"y z\",\"q\\\"uote\"]"));
+    assertThat(r2.get("c_inet"))
+        .isEqualTo(new Value.Native("postgresql", "inet", "192.168.0.1/24"));
+    assertThat(r2.get("c_xml")).isEqualTo(new Value.Native("postgresql", "xml", "<a>1</a>"));
+    assertThat(r2.get("c_int_array"))
+        .isEqualTo(new Value.Native("postgresql", "_int4", "{1,NULL,3}"));
+    assertThat(r2.get("c_text_array"))
+        .isEqualTo(new Value.Native("postgresql", "_text", "{x,\"y z\",\"q\\\"uote\"}"));
     assertThat(r2.get("c_bit")).isEqualTo(Value.Bool.TRUE);
-    assertThat(r2.get("c_enum")).isEqualTo(new Value.Text("happy"));
+    assertThat(r2.get("c_enum")).isInstanceOf(Value.Native.class);
+    assertThat(((Value.Native) r2.get("c_enum")).text()).isEqualTo("happy");
     Map<String, Value> r3 = rows.get(3);
     assertThat(r3.get("c_double")).isEqualTo(new Value.Float64(Double.MAX_VALUE));
     assertThat(r3.get("c_real")).isEqualTo(new Value.Float32(-0.0f));
@@ -182,6 +185,102 @@ class PostgresAgentIT {
         .isEqualTo(new Value.Text("line1\nline2\ttab 'quoted' back\\slash \u0007"));
     assertThat(r3.get("c_timestamp"))
         .isEqualTo(new Value.Timestamp(LocalDateTime.of(-4712, 1, 1, 0, 0)));
+  }
+
+  /**
+   * The values Debezium's own conversions lose or change arrive exactly: numeric NaN and ±Infinity,
+   * trailing zeros of an unconstrained numeric, ±infinity dates and timestamps, the largest
+   * timestamp, timetz, time 24:00:00, bit strings, multi-dimensional arrays with NULLs, composite
+   * values and points; no value of any type is taken for "unchanged".
+   */
+  @Test
+  void valuesDebeziumWouldChangeArriveExactly() throws Exception {
+    TestPostgres.exec(
+        "CREATE TYPE " + t("pair") + " AS (a int, b text)",
+        "CREATE TABLE "
+            + t("edges")
+            + " (id int PRIMARY KEY, n numeric, n_fixed numeric(10,3), d date, ts timestamp,"
+            + " tstz timestamptz, tm time, tmtz timetz, bits bit(4), vbits varbit,"
+            + " grid int[][], pt point, pr "
+            + t("pair")
+            + ", txt text, js jsonb, bin bytea)");
+    startStreaming(Map.of());
+    TestPostgres.exec(
+        "INSERT INTO "
+            + t("edges")
+            + " VALUES (1, 'NaN', 1.500, 'infinity', 'infinity', '-infinity', '24:00:00',"
+            + " '10:11:12.5+05:30', B'1010', B'101', '{{1,NULL},{3,4}}', '(1.5,-2)',"
+            + " '(7,\"x, y\")', 'u', '{\"k\": 1}', '\\x75')",
+        "INSERT INTO "
+            + t("edges")
+            + " (id, n, d, ts, tstz, txt) VALUES (2, 'Infinity', '-infinity', '-infinity',"
+            + " 'infinity', '__openrs_unchanged_toast_value__')",
+        "INSERT INTO "
+            + t("edges")
+            + " (id, n, ts, tm, txt) VALUES (3, '-Infinity', '294276-12-31 23:59:59.999999',"
+            + " '00:00:00', '')",
+        "INSERT INTO " + t("edges") + " (id, n) VALUES (4, 1.500)");
+    await().atMost(WAIT).until(() -> h.outboundChanges().size() == 4);
+    Map<Integer, Map<String, Value>> rows = new HashMap<>();
+    for (LtlCommand.InTransaction c : h.outboundChanges()) {
+      Map<String, Value> r = byName(((LtlCommand.Insert) c).after());
+      rows.put(((Value.Int32) r.get("id")).value(), r);
+    }
+    Map<String, Value> r1 = rows.get(1);
+    assertThat(r1.get("n")).isEqualTo(nonFinite(Value.NonFinite.Domain.DEC, "NAN"));
+    assertThat(r1.get("n_fixed")).isEqualTo(new Value.Decimal(new BigDecimal("1.500")));
+    assertThat(r1.get("d")).isEqualTo(nonFinite(Value.NonFinite.Domain.DATE, "POSITIVE_INFINITY"));
+    assertThat(r1.get("ts")).isEqualTo(nonFinite(Value.NonFinite.Domain.TS, "POSITIVE_INFINITY"));
+    assertThat(r1.get("tstz"))
+        .isEqualTo(nonFinite(Value.NonFinite.Domain.TSTZ, "NEGATIVE_INFINITY"));
+    assertThat(r1.get("tm")).isEqualTo(new Value.Native("postgresql", "time", "24:00:00"));
+    assertThat(r1.get("bits")).isEqualTo(new Value.Native("postgresql", "bit", "1010"));
+    assertThat(r1.get("vbits")).isEqualTo(new Value.Native("postgresql", "varbit", "101"));
+    assertThat(r1.get("grid"))
+        .isEqualTo(new Value.Native("postgresql", "_int4", "{{1,NULL},{3,4}}"));
+    assertSameValue(r1.get("pt"), "point", "(1.5,-2)");
+    assertThat(((Value.Native) r1.get("pr")).text()).isEqualTo("(7,\"x, y\")");
+    assertThat(r1.get("txt")).isEqualTo(new Value.Text("u"));
+    assertThat(r1.get("js")).isEqualTo(new Value.Json("{\"k\": 1}"));
+    assertThat(r1.get("bin")).isEqualTo(new Value.Binary(new byte[] {'u'}));
+    Map<String, Value> r2 = rows.get(2);
+    assertThat(r2.get("n")).isEqualTo(nonFinite(Value.NonFinite.Domain.DEC, "POSITIVE_INFINITY"));
+    assertThat(r2.get("d")).isEqualTo(nonFinite(Value.NonFinite.Domain.DATE, "NEGATIVE_INFINITY"));
+    assertThat(r2.get("ts")).isEqualTo(nonFinite(Value.NonFinite.Domain.TS, "NEGATIVE_INFINITY"));
+    assertThat(r2.get("tstz"))
+        .isEqualTo(nonFinite(Value.NonFinite.Domain.TSTZ, "POSITIVE_INFINITY"));
+    // The old in-band placeholder is plain data now (it made the agent stop before).
+    assertThat(r2.get("txt")).isEqualTo(new Value.Text("__openrs_unchanged_toast_value__"));
+    Map<String, Value> r3 = rows.get(3);
+    assertThat(r3.get("n")).isEqualTo(nonFinite(Value.NonFinite.Domain.DEC, "NEGATIVE_INFINITY"));
+    assertThat(r3.get("ts"))
+        .isEqualTo(new Value.Timestamp(LocalDateTime.of(294276, 12, 31, 23, 59, 59, 999_999_000)));
+    assertThat(r3.get("tm")).isEqualTo(new Value.Time(LocalTime.MIDNIGHT));
+    assertThat(r3.get("txt")).isEqualTo(new Value.Text(""));
+    assertThat(rows.get(4).get("n")).isEqualTo(new Value.Decimal(new BigDecimal("1.500")));
+  }
+
+  private static Value nonFinite(Value.NonFinite.Domain domain, String bound) {
+    return new Value.NonFinite(domain, Value.NonFinite.Bound.valueOf(bound));
+  }
+
+  /** A native value of {@code type} that PostgreSQL reads as equal to {@code literal}. */
+  private static void assertSameValue(Value v, String type, String literal) throws Exception {
+    assertThat(v).isInstanceOf(Value.Native.class);
+    Value.Native n = (Value.Native) v;
+    assertThat(n.dialect()).isEqualTo("postgresql");
+    assertThat(n.type()).isEqualTo(type);
+    try (Connection c = TestPostgres.connect();
+        var ps = c.prepareStatement("SELECT ?::" + type + "::text = ?::" + type + "::text")) {
+      ps.setString(1, n.text());
+      ps.setString(2, literal);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        assertThat(rs.getBoolean(1))
+            .as("%s read as %s equals %s", n.text(), type, literal)
+            .isTrue();
+      }
+    }
   }
 
   @Test

@@ -36,8 +36,18 @@ class PostgresKeyUpdateTest {
       SchemaBuilder.struct()
           .optional()
           .field("id", Schema.INT32_SCHEMA)
-          .field("big", Schema.OPTIONAL_STRING_SCHEMA)
+          .field(
+              "big",
+              SchemaBuilder.string()
+                  .optional()
+                  .name(PostgresColumnValues.TAGGED_SCHEMA)
+                  .parameter(PostgresColumnValues.TYPE_PARAMETER, "text")
+                  .build())
           .build();
+
+  /** The value of an unchanged TOASTed column ({@link PostgresColumnValues} tags it "u"). */
+  private static final String UNCHANGED = new String("unchanged");
+
   private static final Schema SOURCE =
       SchemaBuilder.struct()
           .field("schema", Schema.STRING_SCHEMA)
@@ -100,7 +110,8 @@ class PostgresKeyUpdateTest {
   }
 
   private static Struct row(int id, String big) {
-    return new Struct(ROW).put("id", id).put("big", big);
+    String tagged = big == null ? null : big == UNCHANGED ? "u" : "t" + big;
+    return new Struct(ROW).put("id", id).put("big", tagged);
   }
 
   /** A change record; {@code header} names the header carrying {@code other} (or none). */
@@ -156,8 +167,7 @@ class PostgresKeyUpdateTest {
 
   @Test
   void aKeyUpdateBecomesOneUpdateKeepingTheUnchangedValue() throws Exception {
-    List<LtlCommand> got =
-        run(deleteHalf(1, 2), createHalf(1, 2, ValueConverter.UNAVAILABLE_PLACEHOLDER));
+    List<LtlCommand> got = run(deleteHalf(1, 2), createHalf(1, 2, UNCHANGED));
     assertThat(got).hasSize(1);
     LtlCommand.Update u = (LtlCommand.Update) got.get(0);
     assertThat(u.table().toString()).isEqualTo("public.acct");
@@ -173,7 +183,7 @@ class PostgresKeyUpdateTest {
             deleteHalf(1, 11),
             createHalf(1, 11, "a"),
             deleteHalf(2, 12),
-            createHalf(2, 12, ValueConverter.UNAVAILABLE_PLACEHOLDER));
+            createHalf(2, 12, UNCHANGED));
     assertThat(got).hasSize(2).allMatch(c -> c instanceof LtlCommand.Update);
     assertThat(((LtlCommand.Update) got.get(1)).before())
         .containsExactly(new Column("id", new Value.Int32(2)));
@@ -209,15 +219,7 @@ class PostgresKeyUpdateTest {
   void anInsertLackingAValueThatIsNoKeyUpdateStopsTheAgent() throws Exception {
     SourceDialect.RecordMapper m = mapper();
     m.map(tx("BEGIN"));
-    SourceRecord orphan =
-        change(
-            "c",
-            2,
-            null,
-            row(2, ValueConverter.UNAVAILABLE_PLACEHOLDER),
-            null,
-            null,
-            0x16_B374_D848L);
+    SourceRecord orphan = change("c", 2, null, row(2, UNCHANGED), null, null, 0x16_B374_D848L);
     assertThatThrownBy(() -> m.map(orphan))
         .isInstanceOfSatisfying(
             AgentException.class, e -> assertThat(e.code()).isEqualTo(AgentException.Code.INTERNAL))

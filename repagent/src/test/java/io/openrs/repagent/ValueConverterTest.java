@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.openrs.ltl.Value;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.util.List;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -70,17 +68,74 @@ class ValueConverterTest {
   }
 
   @Test
-  void theUnavailablePlaceholderIsUnchanged() {
-    assertThat(c.convert(Schema.OPTIONAL_STRING_SCHEMA, ValueConverter.UNAVAILABLE_PLACEHOLDER))
-        .isEqualTo(Value.UNCHANGED);
+  void onlyTheUnchangedTagIsUnchangedAndNoStringIs() {
+    Schema tagged =
+        SchemaBuilder.string()
+            .optional()
+            .name(PostgresColumnValues.TAGGED_SCHEMA)
+            .parameter(PostgresColumnValues.TYPE_PARAMETER, "text")
+            .build();
+    assertThat(c.convert(tagged, "u")).isEqualTo(Value.UNCHANGED);
+    assertThat(c.convert(tagged, "tu")).isEqualTo(new Value.Text("u"));
+    assertThat(c.convert(tagged, "t__openrs_unchanged_toast_value__"))
+        .isEqualTo(new Value.Text("__openrs_unchanged_toast_value__"));
+    assertThat(c.convert(Schema.OPTIONAL_STRING_SCHEMA, "__openrs_unchanged_toast_value__"))
+        .isEqualTo(new Value.Text("__openrs_unchanged_toast_value__"));
+    Schema bytes =
+        SchemaBuilder.bytes().optional().name(PostgresColumnValues.TAGGED_BYTES_SCHEMA).build();
+    assertThat(c.convert(bytes, new byte[] {1})).isEqualTo(Value.UNCHANGED);
+    assertThat(c.convert(bytes, new byte[] {0, 1})).isEqualTo(new Value.Binary(new byte[] {1}));
+    assertThat(c.convert(bytes, new byte[] {0})).isEqualTo(new Value.Binary(new byte[0]));
+  }
+
+  @Test
+  void postgresValuesKeepWhatDebeziumWouldLose() {
+    Schema numeric =
+        SchemaBuilder.string()
+            .optional()
+            .name(PostgresColumnValues.TAGGED_SCHEMA)
+            .parameter(PostgresColumnValues.TYPE_PARAMETER, "numeric")
+            .build();
     assertThat(
             c.convert(
-                Schema.OPTIONAL_BYTES_SCHEMA,
-                ByteBuffer.wrap(ValueConverter.UNAVAILABLE_PLACEHOLDER.getBytes())))
-        .isEqualTo(Value.UNCHANGED);
-    Schema arr = SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build();
-    assertThat(c.convert(arr, List.of(ValueConverter.UNAVAILABLE_PLACEHOLDER)))
-        .isEqualTo(Value.UNCHANGED);
+                numeric,
+                PostgresColumnValues.tagged(
+                    "numeric",
+                    new io.debezium.data.SpecialValueDecimal(new java.math.BigDecimal("1.500")))))
+        .isEqualTo(new Value.Decimal(new java.math.BigDecimal("1.500")));
+    assertThat(
+            c.convert(
+                numeric,
+                PostgresColumnValues.tagged(
+                    "numeric", io.debezium.data.SpecialValueDecimal.NOT_A_NUMBER)))
+        .isEqualTo(new Value.NonFinite(Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.NAN));
+    assertThat(
+            c.convert(
+                numeric,
+                PostgresColumnValues.tagged(
+                    "numeric", io.debezium.data.SpecialValueDecimal.NEGATIVE_INF)))
+        .isEqualTo(
+            new Value.NonFinite(
+                Value.NonFinite.Domain.DEC, Value.NonFinite.Bound.NEGATIVE_INFINITY));
+    // Debezium's infinity markers are told from real values by identity, not by value.
+    assertThat(
+            PostgresColumnValues.tagged(
+                "timestamp",
+                io.debezium.connector.postgresql.PostgresValueConverter.POSITIVE_INFINITY_INSTANT))
+        .isEqualTo("!s+");
+    java.time.Instant sameInstant =
+        java.time.Instant.ofEpochSecond(
+            io.debezium.connector.postgresql.PostgresValueConverter.POSITIVE_INFINITY_INSTANT
+                .getEpochSecond(),
+            io.debezium.connector.postgresql.PostgresValueConverter.POSITIVE_INFINITY_INSTANT
+                .getNano());
+    assertThat(PostgresColumnValues.tagged("timestamp", sameInstant)).startsWith("s");
+    assertThat(
+            PostgresColumnValues.tagged(
+                "date",
+                io.debezium.connector.postgresql.PostgresValueConverter
+                    .NEGATIVE_INFINITY_LOCAL_DATE))
+        .isEqualTo("!a-");
   }
 
   @Test

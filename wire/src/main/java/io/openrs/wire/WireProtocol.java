@@ -18,14 +18,20 @@ public final class WireProtocol {
   /** Version 1 (2026-11): Hello/Welcome handshake, pipelined batches, truncation, resume blobs. */
   public static final int VERSION_1 = 1;
 
+  /**
+   * Version 2 (2026-11): LTL values {@code dec NaN}, {@code ±Infinity}, {@code date/ts/tstz
+   * ±infinity} and {@code native} (docs/ltl.md); frames unchanged.
+   */
+  public static final int VERSION_2 = 2;
+
   /** The version this code speaks best. */
-  public static final int VERSION = VERSION_1;
+  public static final int VERSION = VERSION_2;
 
   /** Oldest version this code speaks. */
   public static final int MIN_VERSION = VERSION_1;
 
   /** Newest version this code speaks. */
-  public static final int MAX_VERSION = VERSION_1;
+  public static final int MAX_VERSION = VERSION_2;
 
   /** Default bound on the length field of a frame (type byte + body): 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;

@@ -159,21 +159,21 @@ class LtlClientTest {
   @Test
   void aWelcomeWithAVersionTheAgentDidNotOfferIsAProtocolError() throws Exception {
     TestServer server =
-        server(new TestServer(h -> new Frame.Welcome(2, Optional.empty(), new byte[0])));
+        server(new TestServer(h -> new Frame.Welcome(3, Optional.empty(), new byte[0])));
     assertThatThrownBy(() -> connect(server))
         .isInstanceOf(LtlConnectionClosedException.class)
         .hasMessageContaining(
-            "protocol error: the server chose protocol version 2, the agent offered 1-1")
+            "protocol error: the server chose protocol version 3, the agent offered 1-1")
         .hasCauseInstanceOf(WireProtocolException.class);
   }
 
   @Test
   void aHelloOfferingVersionsTheClientDoesNotSpeakIsRefusedBeforeConnecting() {
-    LtlCommand.Connect v2 =
-        new LtlCommand.Connect("pg1", "sales", 1, 2, "ra", "pw", Optional.empty());
-    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v2, WAIT))
+    LtlCommand.Connect v3 =
+        new LtlCommand.Connect("pg1", "sales", 1, 3, "ra", "pw", Optional.empty());
+    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v3, WAIT))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the Hello offers versions 1-2, this client speaks 1-1");
+        .hasMessage("the Hello offers versions 1-3, this client speaks 1-2");
   }
 
   @Test

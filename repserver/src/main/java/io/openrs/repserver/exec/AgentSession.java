@@ -128,6 +128,8 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
               + WireProtocol.MAX_VERSION);
       return;
     }
+    // A version 1 agent's batches may not hold version 2 values (non-finite, native).
+    parser.protocolVersion(version.getAsInt());
     OriginPipeline p;
     try {
       p = gate.admit(connect);

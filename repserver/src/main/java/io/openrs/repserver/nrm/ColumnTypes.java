@@ -47,11 +47,28 @@ public final class ColumnTypes {
       this.accepted = Set.of(accepted);
     }
 
-    /** Whether a value of this kind may go into a column of this family (null always may). */
+    /**
+     * Whether a value of this kind may go into a column of this family. Null always may; so may a
+     * value in the source database's own text form ({@link Value.Native}: the replicate's type
+     * reads it, or the DSI refuses it naming the column); NaN and infinities where the family's
+     * type has them.
+     */
     public boolean accepts(Value v) {
       return v instanceof Value.Null
           || v instanceof Value.Unchanged
-          || accepted.contains(v.getClass());
+          || v instanceof Value.Native
+          || accepted.contains(v.getClass())
+          || (v instanceof Value.NonFinite n && hasNonFinite(n.domain()));
+    }
+
+    private boolean hasNonFinite(Value.NonFinite.Domain domain) {
+      return switch (this) {
+        case DECIMAL, FLOAT -> domain == Value.NonFinite.Domain.DEC;
+        case DATE -> domain == Value.NonFinite.Domain.DATE;
+        case TIMESTAMP -> domain == Value.NonFinite.Domain.TS;
+        case TIMESTAMPTZ -> domain == Value.NonFinite.Domain.TSTZ;
+        default -> false;
+      };
     }
   }
 
