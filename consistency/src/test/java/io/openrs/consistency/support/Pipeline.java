@@ -68,6 +68,16 @@ public final class Pipeline implements AutoCloseable {
     final Map<String, String> serverParameters = new LinkedHashMap<>();
     String partitionSize = "1g";
     final Set<String> replicaIdentityFull = new LinkedHashSet<>(List.of("evt"));
+    final List<String> extraTables = new ArrayList<>();
+
+    /**
+     * Statements run on the primary and on every replicate of the same product after the suite's
+     * tables exist and before the agent starts; {@code %s} stands for the schema.
+     */
+    public Spec extraTables(List<String> statements) {
+      extraTables.addAll(statements);
+      return this;
+    }
 
     public Spec primary(Kind kind) {
       primary = kind;
@@ -173,6 +183,7 @@ public final class Pipeline implements AutoCloseable {
   private void createDatabases() throws SQLException {
     primary = Database.create(spec.primary, stem, "p");
     primary.createTables(true);
+    runExtra(primary);
     for (String t : spec.replicaIdentityFull) {
       primary.replicaIdentityFull(t);
     }
@@ -181,7 +192,16 @@ public final class Pipeline implements AutoCloseable {
       n++;
       Database db = Database.create(r.kind(), stem, r.role() + n);
       db.createTables(r.foreignKeys());
+      if (r.kind() == spec.primary) {
+        runExtra(db);
+      }
       replicates.add(new ReplicateSide(r, db, "r" + r.kind().shortName() + "." + db.name()));
+    }
+  }
+
+  private void runExtra(Database db) throws SQLException {
+    for (String statement : spec.extraTables) {
+      db.exec(statement.replace("%s", db.schema()));
     }
   }
 
