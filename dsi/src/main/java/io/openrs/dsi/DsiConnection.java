@@ -38,6 +38,7 @@ public final class DsiConnection implements AutoCloseable {
   private final DsiErrorSink sink;
   private final DsiMeters meters;
   private final Clock clock;
+  private final OriginProfiles origins;
   private final Object lifecycle = new Object();
   private final AtomicReference<Current> current;
   private volatile DsiSettings settings;
@@ -52,7 +53,9 @@ public final class DsiConnection implements AutoCloseable {
       DsiSettings settings,
       DsiErrorSink sink,
       MeterRegistry registry,
-      Clock clock) {
+      Clock clock,
+      OriginProfiles origins) {
+    this.origins = Objects.requireNonNull(origins, "origins");
     this.target = Objects.requireNonNull(target, "target");
     this.dialect = Dialect.forName(target.dialect());
     this.outbound = Objects.requireNonNull(outbound, "outbound");
@@ -77,8 +80,24 @@ public final class DsiConnection implements AutoCloseable {
       DsiSettings settings,
       DsiErrorSink errors,
       MeterRegistry registry) {
+    return start(target, outbound, settings, errors, registry, OriginProfiles.unknown());
+  }
+
+  /**
+   * As {@link #start(DsiTarget, StableQueue, DsiSettings, DsiErrorSink, MeterRegistry)}, knowing
+   * each origin's profile: transactions of origins whose log holds their cascaded changes and
+   * trigger rows (PostgreSQL) are applied in replica mode, so the replicate does not repeat them
+   * (docs/dsi.md, "The replicate's own rules").
+   */
+  public static DsiConnection start(
+      DsiTarget target,
+      StableQueue outbound,
+      DsiSettings settings,
+      DsiErrorSink errors,
+      MeterRegistry registry,
+      OriginProfiles origins) {
     DsiConnection c =
-        new DsiConnection(target, outbound, settings, errors, registry, Clock.systemUTC());
+        new DsiConnection(target, outbound, settings, errors, registry, Clock.systemUTC(), origins);
     synchronized (c.lifecycle) {
       c.startRun(false);
     }
@@ -95,7 +114,19 @@ public final class DsiConnection implements AutoCloseable {
       DsiSettings settings,
       DsiErrorSink errors,
       MeterRegistry registry) {
-    return new DsiConnection(target, outbound, settings, errors, registry, Clock.systemUTC());
+    return createSuspended(target, outbound, settings, errors, registry, OriginProfiles.unknown());
+  }
+
+  /** As {@link #createSuspended}, knowing each origin's profile (see {@link #start}). */
+  public static DsiConnection createSuspended(
+      DsiTarget target,
+      StableQueue outbound,
+      DsiSettings settings,
+      DsiErrorSink errors,
+      MeterRegistry registry,
+      OriginProfiles origins) {
+    return new DsiConnection(
+        target, outbound, settings, errors, registry, Clock.systemUTC(), origins);
   }
 
   /** The current state. */
@@ -207,7 +238,8 @@ public final class DsiConnection implements AutoCloseable {
             clock,
             skipFirst,
             failure -> onRunFailed(self[0], failure),
-            () -> restartLater(self[0]));
+            () -> restartLater(self[0]),
+            origins);
     self[0] = run;
     transition(DsiState.RUNNING, run);
     run.start();

@@ -250,6 +250,15 @@ public enum DsiCounter {
       false,
       "HVAR groups closed at a transaction that cannot be compiled (DDL, truncate, rs_ticket,"
           + " snapshot rows, a table that is not bulk-applied, a change the net set cannot hold)."),
+  HVAR_CLOSED_REPLICA_MODE(
+      "HVARGroupsClosedReplicaMode",
+      Module.DSI,
+      Kind.COUNTER,
+      "groups",
+      false,
+      "HVAR groups closed at a transaction whose origin needs the other replica mode (a PostgreSQL"
+          + " origin's transactions are applied with the replicate's foreign keys and triggers"
+          + " off, a MariaDB origin's with them on): a group is applied in one mode."),
   HVAR_TRANS_CONTINUOUS(
       "HVARTransContinuous",
       Module.DSI,

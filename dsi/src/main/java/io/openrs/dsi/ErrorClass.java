@@ -39,6 +39,13 @@ public record ErrorClass(String name, Map<String, ErrorAction> actions) {
   /** The DSI's error number for a change it cannot express for the replicate table. */
   public static final String UNAPPLICABLE_CHANGE = "5187";
 
+  /**
+   * The DSI's error number for a transaction that must be applied in replica mode (its origin's log
+   * holds what the replicate's foreign keys and triggers would repeat) where the DSI's user may not
+   * turn it on; the message names the statement that grants it.
+   */
+  public static final String REPLICA_MODE_REFUSED = "5188";
+
   public ErrorClass {
     Objects.requireNonNull(name, "name");
     Map<String, ErrorAction> copy = new TreeMap<>();

@@ -618,8 +618,13 @@ final class StandardParameters {
         dsiDef("dsi_keep_triggers", BOOLEAN)
             .dflt("on")
             .doc(
-                "off: the DSI turns triggers off for its own session where the replicate allows"
-                    + " it (PostgreSQL session_replication_role = replica).")
+                "on: the replicate's foreign-key actions and triggers act on the transactions of"
+                    + " origins whose log lacks their effects (MariaDB/MySQL: InnoDB's cascades"
+                    + " are not in the binlog); a PostgreSQL origin's transactions, whose log"
+                    + " holds its cascaded changes and trigger rows, are applied in replica mode"
+                    + " whatever this says (PostgreSQL replicate: session_replication_role ="
+                    + " replica; MariaDB replicate: foreign_key_checks = 0). off: every"
+                    + " transaction is applied in replica mode.")
             .build());
     all.add(
         def("dsi_apply_ddl", Area.DSI, BOOLEAN)

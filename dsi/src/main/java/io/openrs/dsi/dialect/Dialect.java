@@ -51,11 +51,44 @@ public interface Dialect {
   /** JDBC driver properties for the DSI's connections ({@code applicationName} names the DSI). */
   Map<String, String> driverProperties(String applicationName);
 
+  /** Prepares a fresh connection for applying: time zone, strictness. */
+  void prepareSession(Connection c) throws SQLException;
+
+  // ---- the replicate's own rules (design invariant 9) ------------------------------------------
+
   /**
-   * Prepares a fresh connection for applying: time zone, strictness, and with {@code keepTriggers}
-   * off the replicate's way of not firing triggers, where it has one.
+   * Whether the session applies in <em>replica mode</em>: the replicate's own rules that repeat
+   * what an origin's log already holds do not act (PostgreSQL {@code session_replication_role =
+   * replica}: no foreign-key check or action, no ordinary trigger; MariaDB {@code
+   * foreign_key_checks = 0}: no foreign-key check or action, triggers still fire).
    */
-  void prepareSession(Connection c, boolean keepTriggers) throws SQLException;
+  boolean replicaMode(Connection c) throws SQLException;
+
+  /** The statement that turns replica mode on or off for the session (for messages too). */
+  String replicaModeStatement(boolean on);
+
+  /**
+   * Why the DSI's user may not turn replica mode on, with the statement that grants it; empty if it
+   * may. Run on a fresh connection outside a transaction (it ends the one it opens).
+   */
+  Optional<String> replicaModeRefusal(Connection c) throws SQLException;
+
+  /**
+   * The statement that makes the rest of the replicate transaction check deferrable constraints at
+   * its commit, as the origin did; empty where the replicate has no deferrable constraints.
+   */
+  default Optional<String> deferConstraintsStatement() {
+    return Optional.empty();
+  }
+
+  /**
+   * What goes between an insert's column list and its {@code VALUES} or {@code SELECT} so that the
+   * origin's values of identity columns are kept (PostgreSQL {@code OVERRIDING SYSTEM VALUE} for a
+   * table with a {@code GENERATED ALWAYS} identity column); empty by default.
+   */
+  default String insertOverriding(TableMeta t) {
+    return "";
+  }
 
   /** The schema (PostgreSQL) or database (MariaDB) the connection works in. */
   String currentSchema(Connection c) throws SQLException;
@@ -88,7 +121,7 @@ public interface Dialect {
   default String insert(TableMeta t, List<String> columns) {
     StringBuilder sb = new StringBuilder("INSERT INTO ").append(qualified(t.name())).append(" (");
     appendList(sb, columns, ", ", "");
-    sb.append(") VALUES (");
+    sb.append(')').append(insertOverriding(t)).append(" VALUES (");
     for (int i = 0; i < columns.size(); i++) {
       sb.append(i == 0 ? "?" : ", ?");
     }
@@ -113,6 +146,19 @@ public interface Dialect {
 
   /** Removes every row, inside the current transaction. */
   String truncate(TableMeta t);
+
+  /**
+   * Removes every row of several tables that the origin truncated together (PostgreSQL logs {@code
+   * TRUNCATE a, b} or {@code TRUNCATE a CASCADE} as one truncate of all of them), given children
+   * first: by default one {@link #truncate(TableMeta)} each, in that order.
+   */
+  default List<String> truncate(List<TableMeta> childrenFirst) {
+    List<String> out = new ArrayList<>(childrenFirst.size());
+    for (TableMeta t : childrenFirst) {
+      out.add(truncate(t));
+    }
+    return out;
+  }
 
   /**
    * Binds {@code value} with its exact type.
@@ -253,6 +299,13 @@ public interface Dialect {
     if (!t.exists()) {
       return Optional.of("the replicate has no table " + t.name());
     }
+    if (t.deferrableKeys()) {
+      return Optional.of(
+          "replicate table "
+              + t.name()
+              + " has a deferrable key: two rows may hold one key inside a transaction, which a"
+              + " net change set keyed by it cannot tell apart");
+    }
     return Optional.empty();
   }
 
@@ -269,11 +322,18 @@ public interface Dialect {
   boolean deleteObservable(Connection c, TableName t) throws SQLException;
 
   /**
-   * True if deleting and inserting a row of a referenced table fires nothing at the replicate: no
-   * foreign-key check or cascade, no trigger (PostgreSQL with {@code session_replication_role
-   * replica}, i.e. {@code dsi_keep_triggers off}).
+   * True if deleting a row of {@code t} makes the replicate change other rows: a foreign key
+   * referencing {@code t} cascades, sets null or sets a default on delete. HVAR then does not apply
+   * a change of {@code t}'s primary key as a delete and an insert (the delete would take the
+   * children with it), unless in replica mode where the dialect fires nothing.
    */
-  boolean deleteInsertInvisible(boolean keepTriggers);
+  boolean deleteCascades(Connection c, TableName t) throws SQLException;
+
+  /**
+   * True if deleting and inserting a row of a referenced table fires nothing at the replicate: no
+   * foreign-key check or cascade, no trigger (PostgreSQL in {@link #replicaMode replica mode}).
+   */
+  boolean deleteInsertInvisible(boolean replicaMode);
 
   /**
    * Creates the empty temporary work table {@code work} (unqualified, visible to this session only)
@@ -380,7 +440,7 @@ public interface Dialect {
   default String bulkInsertSelect(TableMeta t, String work, List<String> columns) {
     StringBuilder sb = new StringBuilder("INSERT INTO ").append(qualified(t.name())).append(" (");
     appendList(sb, columns, ", ", "");
-    sb.append(") SELECT ");
+    sb.append(')').append(insertOverriding(t)).append(" SELECT ");
     appendList(sb, columns, ", ", "");
     return sb.append(" FROM ").append(quote(work)).toString();
   }
@@ -409,7 +469,7 @@ public interface Dialect {
     List<String> all = new ArrayList<>(provided);
     all.addAll(rest);
     appendList(sb, all, ", ", "");
-    sb.append(") SELECT ");
+    sb.append(')').append(insertOverriding(t)).append(" SELECT ");
     for (int i = 0; i < all.size(); i++) {
       sb.append(i == 0 ? "" : ", ").append(i < provided.size() ? "w." : "s.");
       sb.append(quote(all.get(i)));

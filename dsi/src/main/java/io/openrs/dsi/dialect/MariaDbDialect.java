@@ -16,7 +16,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -57,7 +59,7 @@ public final class MariaDbDialect implements Dialect {
   }
 
   @Override
-  public void prepareSession(Connection c, boolean keepTriggers) throws SQLException {
+  public void prepareSession(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute(
           "SET SESSION time_zone = '+00:00', SESSION sql_mode ="
@@ -65,6 +67,28 @@ public final class MariaDbDialect implements Dialect {
               + "NO_AUTO_VALUE_ON_ZERO'");
     }
     c.commit();
+  }
+
+  @Override
+  public boolean replicaMode(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@SESSION.foreign_key_checks")) {
+      rs.next();
+      boolean replica = rs.getInt(1) == 0;
+      c.commit();
+      return replica;
+    }
+  }
+
+  @Override
+  public String replicaModeStatement(boolean on) {
+    // InnoDB neither checks nor cascades; triggers cannot be turned off per session
+    return "SET SESSION foreign_key_checks = " + (on ? "0" : "1");
+  }
+
+  @Override
+  public Optional<String> replicaModeRefusal(Connection c) {
+    return Optional.empty(); // any user may set its session's foreign_key_checks
   }
 
   @Override
@@ -235,9 +259,54 @@ public final class MariaDbDialect implements Dialect {
       ps.setObject(i, utc(t.value().toInstant()));
     } else if (v instanceof Value.Uuid u) {
       ps.setString(i, u.value().toString());
+    } else if (v instanceof Value.Native n) {
+      ps.setString(i, nativeText(n, column));
+    } else if (v instanceof Value.NonFinite n) {
+      throw noNonFinite(n, column);
     } else {
       throw new IllegalArgumentException("value " + v + " is not bound (column left as it is)");
     }
+  }
+
+  /** Character types: a value in another database's text form may go into one as that text. */
+  private static final Set<String> CHARACTER_TYPES =
+      Set.of(
+          "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json");
+
+  /**
+   * A source value in its own database's text form goes into a character column as that text (the
+   * documented mapping); any other column has no faithful form for it.
+   *
+   * @throws IllegalArgumentException naming the column, type and value
+   */
+  static String nativeText(Value.Native n, ColumnMeta column) {
+    if (column != null && CHARACTER_TYPES.contains(column.typeName().toLowerCase(Locale.ROOT))) {
+      return n.text();
+    }
+    throw new IllegalArgumentException(
+        "column "
+            + (column == null ? "?" : column.name() + " (" + column.typeName() + ")")
+            + " cannot hold the "
+            + n.dialect()
+            + " "
+            + n.type()
+            + " value '"
+            + n.text()
+            + "': MariaDB has no such type; only a character column takes it, as text");
+  }
+
+  /** MariaDB stores no NaN or infinity in a decimal, date or datetime column. */
+  static IllegalArgumentException noNonFinite(Value.NonFinite n, ColumnMeta column) {
+    return new IllegalArgumentException(
+        "column "
+            + (column == null ? "?" : column.name() + " (" + column.typeName() + ")")
+            + " cannot hold "
+            + n.typeName()
+            + " "
+            + n.sqlText()
+            + ": MariaDB has no "
+            + n.sqlText()
+            + " for that type");
   }
 
   private static LocalDateTime utc(Instant t) {
@@ -433,8 +502,23 @@ public final class MariaDbDialect implements Dialect {
   }
 
   @Override
-  public boolean deleteInsertInvisible(boolean keepTriggers) {
-    return false; // foreign keys are always checked (and cascade) in InnoDB
+  public boolean deleteCascades(Connection c, TableName t) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM information_schema.referential_constraints WHERE"
+                + " unique_constraint_schema = ? AND referenced_table_name = ? AND delete_rule IN"
+                + " ('CASCADE', 'SET NULL', 'SET DEFAULT') LIMIT 1")) {
+      ps.setString(1, t.schema());
+      ps.setString(2, t.table());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  @Override
+  public boolean deleteInsertInvisible(boolean replicaMode) {
+    return false; // triggers fire whatever the mode; foreign keys check and cascade in origin mode
   }
 
   @Override

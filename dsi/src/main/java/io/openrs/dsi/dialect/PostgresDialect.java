@@ -63,12 +63,73 @@ public final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public void prepareSession(Connection c, boolean keepTriggers) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      // Triggers and foreign-key checks fire as for any session unless the DBA turned them off.
-      s.execute("SET SESSION session_replication_role = " + (keepTriggers ? "origin" : "replica"));
+  public void prepareSession(Connection c) {
+    // nothing to set: the DSI switches session_replication_role per origin (replicaMode)
+  }
+
+  @Override
+  public boolean replicaMode(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT current_setting('session_replication_role')")) {
+      rs.next();
+      boolean replica = "replica".equals(rs.getString(1));
+      c.commit();
+      return replica;
     }
-    c.commit();
+  }
+
+  @Override
+  public String replicaModeStatement(boolean on) {
+    // as PostgreSQL's own logical replication apply worker: foreign-key triggers (checks and
+    // cascades) and ordinary triggers do not fire; triggers ENABLE ALWAYS / ENABLE REPLICA do
+    return "SET SESSION session_replication_role = " + (on ? "replica" : "origin");
+  }
+
+  @Override
+  public Optional<String> replicaModeRefusal(Connection c) throws SQLException {
+    String user;
+    int version;
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT current_user, current_setting('server_version_num')::int")) {
+      rs.next();
+      user = rs.getString(1);
+      version = rs.getInt(2);
+    }
+    try (Statement s = c.createStatement()) {
+      s.execute("SET LOCAL session_replication_role = replica");
+      return Optional.empty();
+    } catch (SQLException e) {
+      if (!"42501".equals(e.getSQLState())) {
+        throw e;
+      }
+      String grant =
+          version >= 150000
+              ? "GRANT SET ON PARAMETER session_replication_role TO " + quote(user)
+              : "ALTER ROLE " + quote(user) + " SUPERUSER";
+      return Optional.of(
+          "user "
+              + user
+              + " may not set session_replication_role, which the DSI needs to apply changes"
+              + " that the origin's log already holds (cascaded deletes and updates, rows written"
+              + " by triggers) without the replicate's own foreign keys and triggers repeating"
+              + " them; as a superuser run: "
+              + grant
+              + (version >= 150000 ? " (or make the user a superuser)" : "")
+              + ", then resume the connection");
+    } finally {
+      c.rollback();
+    }
+  }
+
+  @Override
+  public Optional<String> deferConstraintsStatement() {
+    return Optional.of("SET CONSTRAINTS ALL DEFERRED");
+  }
+
+  @Override
+  public String insertOverriding(TableMeta t) {
+    return t.alwaysIdentity().isEmpty() ? "" : " OVERRIDING SYSTEM VALUE";
   }
 
   @Override
@@ -107,10 +168,12 @@ public final class PostgresDialect implements Dialect {
   public TableMeta describe(Connection c, TableName table) throws SQLException {
     String regclass = qualified(table);
     List<ColumnMeta> columns = new ArrayList<>();
+    List<String> alwaysIdentity = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT a.attname, CASE WHEN t.typtype = 'd' THEN bt.typname ELSE t.typname END,"
-                + " NOT a.attnotnull FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+                + " NOT a.attnotnull, a.attidentity = 'a'"
+                + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
                 + " LEFT JOIN pg_type bt ON bt.oid = t.typbasetype"
                 + " WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped"
                 + " ORDER BY a.attnum")) {
@@ -118,7 +181,26 @@ public final class PostgresDialect implements Dialect {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           columns.add(new ColumnMeta(rs.getString(1), rs.getString(2), rs.getBoolean(3)));
+          if (rs.getBoolean(4)) {
+            alwaysIdentity.add(rs.getString(1));
+          }
         }
+      }
+    }
+    boolean deferrableKeys;
+    boolean deferrable;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE condeferrable AND contype IN ('p',"
+                + " 'u') AND conrelid = to_regclass(?)), EXISTS (SELECT 1 FROM pg_constraint WHERE"
+                + " condeferrable AND (conrelid = to_regclass(?) OR confrelid = to_regclass(?)))")) {
+      ps.setString(1, regclass);
+      ps.setString(2, regclass);
+      ps.setString(3, regclass);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        deferrableKeys = rs.getBoolean(1);
+        deferrable = rs.getBoolean(2);
       }
     }
     List<String> primaryKey = List.of();
@@ -145,7 +227,8 @@ public final class PostgresDialect implements Dialect {
         }
       }
     }
-    return new TableMeta(table, columns, primaryKey, unique);
+    return new TableMeta(
+        table, columns, primaryKey, unique, alwaysIdentity, deferrableKeys, deferrable);
   }
 
   @Override
@@ -184,6 +267,14 @@ public final class PostgresDialect implements Dialect {
 
   private StringBuilder appendWhere(
       StringBuilder sb, TableMeta t, List<String> whereColumns, boolean byKey) {
+    if (byKey && t.deferrableKeys()) {
+      // Inside a transaction a deferrable key may be held by two rows (UPDATE t SET id = id + 1
+      // moves 1 to 2 before 2 moves on): the change is to the row the transaction has not written
+      // yet, as at the origin, where one statement changes each row once.
+      sb.append(" WHERE ctid = (SELECT ctid FROM ").append(qualified(t.name())).append(" WHERE ");
+      appendList(sb, whereColumns, " AND ", " = ?");
+      return sb.append(" ORDER BY age(xmin) <= 0 LIMIT 1)");
+    }
     if (byKey) {
       sb.append(" WHERE ");
       appendList(sb, whereColumns, " AND ", " = ?");
@@ -211,6 +302,45 @@ public final class PostgresDialect implements Dialect {
     return "TRUNCATE TABLE " + qualified(t.name());
   }
 
+  /** One statement: a table a foreign key references may only be truncated with its children. */
+  @Override
+  public List<String> truncate(List<TableMeta> childrenFirst) {
+    StringBuilder sb = new StringBuilder("TRUNCATE TABLE ");
+    for (int i = 0; i < childrenFirst.size(); i++) {
+      sb.append(i == 0 ? "" : ", ").append(qualified(childrenFirst.get(i).name()));
+    }
+    return List.of(sb.toString());
+  }
+
+  /** An integer value's number, or null for any other kind. */
+  private static Long integerValue(Value v) {
+    if (v instanceof Value.Int16 n) {
+      return (long) n.value();
+    } else if (v instanceof Value.Int32 n) {
+      return (long) n.value();
+    } else if (v instanceof Value.Int64 n) {
+      return n.value();
+    }
+    return null;
+  }
+
+  /**
+   * An integer for a boolean column (MariaDB's {@code BOOLEAN} is {@code tinyint(1)}): 0 is false,
+   * 1 is true, anything else is refused, never converted.
+   */
+  private static boolean integerAsBoolean(long n, ColumnMeta column) throws SQLException {
+    if (n == 0 || n == 1) {
+      return n == 1;
+    }
+    throw new SQLException(
+        "integer "
+            + n
+            + " for boolean column "
+            + column.name()
+            + ": only 0 (false) and 1 (true) are carried into a boolean",
+        "22P02");
+  }
+
   @Override
   public void bind(PreparedStatement ps, int i, Value v, ColumnMeta column) throws SQLException {
     String type = column == null ? null : column.typeName();
@@ -218,6 +348,8 @@ public final class PostgresDialect implements Dialect {
       ps.setNull(i, Types.OTHER);
     } else if (v instanceof Value.Bool b) {
       ps.setBoolean(i, b.value());
+    } else if ("bool".equals(type) && integerValue(v) != null) {
+      ps.setBoolean(i, integerAsBoolean(integerValue(v), column));
     } else if (v instanceof Value.Int16 n) {
       ps.setShort(i, n.value());
     } else if (v instanceof Value.Int32 n) {
@@ -234,14 +366,19 @@ public final class PostgresDialect implements Dialect {
       bindText(ps, i, t.value(), type);
     } else if (v instanceof Value.Binary b) {
       ps.setBytes(i, b.value());
-    } else if (v instanceof Value.Date d) {
-      ps.setObject(i, d.value());
-    } else if (v instanceof Value.Time t) {
-      ps.setObject(i, t.value());
-    } else if (v instanceof Value.Timestamp t) {
-      ps.setObject(i, t.value());
-    } else if (v instanceof Value.TimestampTz t) {
-      ps.setObject(i, t.value());
+    } else if (v instanceof Value.Date
+        || v instanceof Value.Time
+        || v instanceof Value.Timestamp
+        || v instanceof Value.TimestampTz) {
+      // The server reads the same text COPY writes: BC years and years past 9999 exact, on every
+      // apply path (pgjdbc's own date binding turns dates before 4713 BC into -infinity).
+      StringBuilder text = new StringBuilder(40);
+      appendCopyValue(text, v);
+      ps.setObject(i, text.toString(), Types.OTHER);
+    } else if (v instanceof Value.NonFinite n) {
+      ps.setObject(i, n.sqlText(), Types.OTHER);
+    } else if (v instanceof Value.Native n) {
+      bindNative(ps, i, n, type);
     } else if (v instanceof Value.Uuid u) {
       if (type == null || type.equals("uuid")) {
         ps.setObject(i, u.value());
@@ -252,6 +389,32 @@ public final class PostgresDialect implements Dialect {
       bindText(ps, i, j.value(), type == null ? "json" : type);
     } else {
       throw new IllegalArgumentException("value " + v + " is not bound (column left as it is)");
+    }
+  }
+
+  /**
+   * A source value in PostgreSQL's own text form: an untyped literal the column's type reads, so
+   * the replicate stores what the primary wrote. Only a PostgreSQL source's native values are
+   * literals here.
+   *
+   * @throws IllegalArgumentException naming the value when another database wrote it
+   */
+  private static void bindNative(PreparedStatement ps, int i, Value.Native n, String type)
+      throws SQLException {
+    requirePostgresNative(n);
+    bindText(ps, i, n.text(), type);
+  }
+
+  private static void requirePostgresNative(Value.Native n) {
+    if (!n.dialect().equals("postgresql")) {
+      throw new IllegalArgumentException(
+          "the "
+              + n.dialect()
+              + " value of type "
+              + n.type()
+              + " '"
+              + n.text()
+              + "' has no PostgreSQL form");
     }
   }
 
@@ -319,6 +482,9 @@ public final class PostgresDialect implements Dialect {
       appendQuoted(sb, t.value());
     } else if (v instanceof Value.Json j) {
       appendQuoted(sb, j.value());
+    } else if (v instanceof Value.Native n) {
+      requirePostgresNative(n);
+      appendQuoted(sb, n.text());
     } else if (v instanceof Value.Binary b) {
       sb.append("\\x");
       appendHex(sb, b);
@@ -433,6 +599,11 @@ public final class PostgresDialect implements Dialect {
       appendEra(sb, t.value().toLocalDate());
     } else if (v instanceof Value.Uuid u) {
       sb.append(u.value());
+    } else if (v instanceof Value.NonFinite n) {
+      sb.append(n.sqlText());
+    } else if (v instanceof Value.Native n) {
+      requirePostgresNative(n);
+      appendEscaped(sb, n.text());
     } else {
       throw new IllegalArgumentException("value " + v + " cannot be copied");
     }
@@ -645,8 +816,21 @@ public final class PostgresDialect implements Dialect {
   }
 
   @Override
-  public boolean deleteInsertInvisible(boolean keepTriggers) {
-    return !keepTriggers; // session_replication_role replica: no trigger, no foreign-key action
+  public boolean deleteCascades(Connection c, TableName t) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM pg_constraint WHERE contype = 'f' AND confrelid = to_regclass(?)"
+                + " AND confdeltype IN ('c', 'n', 'd') LIMIT 1")) {
+      ps.setString(1, qualified(t));
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  @Override
+  public boolean deleteInsertInvisible(boolean replicaMode) {
+    return replicaMode; // session_replication_role replica: no trigger, no foreign-key action
   }
 
   @Override

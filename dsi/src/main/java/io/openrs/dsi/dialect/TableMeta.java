@@ -15,6 +15,9 @@ public final class TableMeta {
   private final List<String> primaryKey;
   private final List<List<String>> uniqueKeys;
   private final Map<String, ColumnMeta> byName = new HashMap<>();
+  private final List<String> alwaysIdentity;
+  private final boolean deferrableKeys;
+  private final boolean deferrableConstraints;
 
   /**
    * @param name the table
@@ -28,6 +31,29 @@ public final class TableMeta {
       List<ColumnMeta> columns,
       List<String> primaryKey,
       List<List<String>> uniqueKeys) {
+    this(name, columns, primaryKey, uniqueKeys, List.of(), false, false);
+  }
+
+  /**
+   * @param alwaysIdentity the identity columns the replicate generates always (PostgreSQL {@code
+   *     GENERATED ALWAYS AS IDENTITY}): an insert must say it brings their values, an update cannot
+   *     set them
+   * @param deferrableKeys the primary key or a unique key is {@code DEFERRABLE}: rows may hold
+   *     equal keys inside a transaction
+   * @param deferrableConstraints a constraint on the table, or a foreign key referencing it, is
+   *     {@code DEFERRABLE} (may be checked at commit)
+   */
+  public TableMeta(
+      TableName name,
+      List<ColumnMeta> columns,
+      List<String> primaryKey,
+      List<List<String>> uniqueKeys,
+      List<String> alwaysIdentity,
+      boolean deferrableKeys,
+      boolean deferrableConstraints) {
+    this.alwaysIdentity = List.copyOf(alwaysIdentity);
+    this.deferrableKeys = deferrableKeys;
+    this.deferrableConstraints = deferrableConstraints;
     this.name = Objects.requireNonNull(name, "name");
     this.columns = List.copyOf(columns);
     this.primaryKey = List.copyOf(primaryKey);
@@ -54,6 +80,23 @@ public final class TableMeta {
 
   public List<List<String>> uniqueKeys() {
     return uniqueKeys;
+  }
+
+  /** The identity columns generated always (an insert needs an override, an update skips). */
+  public List<String> alwaysIdentity() {
+    return alwaysIdentity;
+  }
+
+  /**
+   * True if the primary key or a unique key is deferrable: equal keys may meet in a transaction.
+   */
+  public boolean deferrableKeys() {
+    return deferrableKeys;
+  }
+
+  /** True if a constraint on the table or a foreign key referencing it is deferrable. */
+  public boolean deferrableConstraints() {
+    return deferrableConstraints;
   }
 
   /** True if the catalog knows the table. */

@@ -524,6 +524,11 @@ public final class NetChangeDb {
 
   /** A primary key update: delete of the old key, insert of the new. */
   private String move(TableNet t, RowKey oldKey, RowKey newKey, Value[] after) {
+    if (!t.keyMoves) {
+      return "a change of the primary key of "
+          + t.name()
+          + ", whose delete the replicate cascades to other rows";
+    }
     NetRow e1 = t.rows.get(oldKey);
     Value[] image;
     RowKey fill;
@@ -678,6 +683,7 @@ public final class NetChangeDb {
               restriction,
               restriction == null && source.uniqueChangesAsDeleteInsert(meta),
               restriction == null ? expectedRows.applyAsInt(name) : 0);
+      t.keyMoves = restriction != null || source.keyMovesAsDeleteInsert(meta);
       t.ahead =
           ahead != null
               && restriction == null
@@ -865,6 +871,9 @@ public final class NetChangeDb {
 
     /** Inserts of keys the group has not seen go ahead ({@link InsertStream}). */
     boolean ahead;
+
+    /** A primary key change may be a delete and an insert (the delete cascades to nothing). */
+    boolean keyMoves = true;
 
     /**
      * This table's rows in earlier groups ({@code earlier}) that hold any: keys not to go ahead.

@@ -28,4 +28,14 @@ public interface TableSource {
   default boolean uniqueChangesAsDeleteInsert(TableMeta t) throws SQLException {
     return false;
   }
+
+  /**
+   * True if a change of {@code t}'s primary key may be applied as a delete of the old key and an
+   * insert of the new: false where the delete would make the replicate change other rows (a foreign
+   * key referencing {@code t} cascades on delete, and the group is not applied in replica mode).
+   * Such a transaction is applied in continuous mode, where an update changes the key.
+   */
+  default boolean keyMovesAsDeleteInsert(TableMeta t) throws SQLException {
+    return true;
+  }
 }

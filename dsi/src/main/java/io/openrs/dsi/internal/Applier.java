@@ -6,6 +6,7 @@ import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.ErrorClass;
 import io.openrs.dsi.dialect.Dialect;
+import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.LtlCommand.InTransaction;
 import io.openrs.ltl.Value;
 import java.sql.Connection;
@@ -55,6 +56,19 @@ final class Applier {
   private final String defaultSchema;
   private final TableCatalog catalog;
   private final Planner planner;
+  private final OriginRules rules;
+
+  /**
+   * Whether the session is in replica mode now (null: unknown, after a transaction that switched it
+   * ended without a known commit: PostgreSQL undoes a {@code SET} with the rollback).
+   */
+  private Boolean replicaMode;
+
+  /** The mode was switched inside the replicate transaction in hand. */
+  private boolean modeSwitchedInTransaction;
+
+  /** Deferrable constraints are deferred in the replicate transaction in hand. */
+  private boolean deferred;
 
   private Connection connection;
   private StatementCache statements;
@@ -81,7 +95,9 @@ final class Applier {
       DsiMeters dsiMeters,
       DsiMeters.Group meters,
       ErrorPolicy policy,
-      String defaultSchema) {
+      String defaultSchema,
+      OriginRules rules) {
+    this.rules = rules;
     this.name = name;
     this.dialect = dialect;
     this.settings = settings;
@@ -93,12 +109,14 @@ final class Applier {
     this.planner = new Planner(dialect, settings, catalog, meters);
   }
 
-  /** Uses {@code c} from now on (a new or re-opened connection). */
-  void attach(Connection c) {
+  /** Uses {@code c}, in replica mode or not, from now on (a new or re-opened connection). */
+  void attach(Connection c, boolean replicaMode) {
     detach();
     this.connection = c;
     this.statements = new StatementCache(c, 256);
     this.literalBatches = null;
+    this.replicaMode = replicaMode;
+    this.modeSwitchedInTransaction = false;
   }
 
   /** Forgets the connection, closing its cached statements. */
@@ -131,11 +149,89 @@ final class Applier {
 
   /** Starts a replicate transaction's bookkeeping. */
   void begin() {
+    if (modeSwitchedInTransaction) {
+      replicaMode = null; // the last transaction may have been rolled back, and its SET with it
+      modeSwitchedInTransaction = false;
+    }
+    deferred = false;
     run.clear();
     mixed.clear();
     mixedBytes = 0;
     pending.clear();
     tickets.clear();
+  }
+
+  /** The replicate transaction in hand committed: a mode it switched to stays. */
+  void committed() {
+    modeSwitchedInTransaction = false;
+  }
+
+  /**
+   * Puts the session in replica mode or out of it (after sending what is held), unless it is so;
+   * refuses replica mode where the DSI's user may not turn it on (DSI error 5188, naming the
+   * GRANT).
+   */
+  void useReplicaMode(boolean on) throws StatementFailure {
+    if (replicaMode != null && replicaMode == on) {
+      return;
+    }
+    flushAll();
+    String sql = dialect.replicaModeStatement(on);
+    if (on && rules.refusal().isPresent()) {
+      throw StatementFailure.dsi(sql, ErrorClass.REPLICA_MODE_REFUSED, rules.refusal().get());
+    }
+    try (Statement st = connection.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw StatementFailure.database(sql, e);
+    } catch (RuntimeException | AssertionError e) {
+      throw StatementFailure.database(sql, Jdbc.wrap(e));
+    }
+    replicaMode = on;
+    modeSwitchedInTransaction = true;
+  }
+
+  /**
+   * Makes the rest of the replicate transaction check deferrable constraints at commit (once per
+   * transaction, where the dialect has them), sent with the statements that follow.
+   */
+  void deferConstraints() throws StatementFailure {
+    if (deferred || dialect.deferConstraintsStatement().isEmpty()) {
+      return;
+    }
+    deferred = true;
+    String sql = dialect.deferConstraintsStatement().get();
+    try (Statement st = connection.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw StatementFailure.database(sql, e);
+    } catch (RuntimeException | AssertionError e) {
+      throw StatementFailure.database(sql, Jdbc.wrap(e));
+    }
+  }
+
+  /**
+   * The statement deferring deferrable constraints, to go before {@code s} when its table has them
+   * and this transaction has not deferred them yet; null otherwise.
+   */
+  private Op.Stmt deferBefore(Op.Stmt s) {
+    if (deferred
+        || s.table == null
+        || !s.table.deferrableConstraints()
+        || dialect.deferConstraintsStatement().isEmpty()) {
+      return null;
+    }
+    deferred = true;
+    return new Op.Stmt(
+        s.source,
+        dialect.deferConstraintsStatement().get(),
+        List.of(),
+        List.of(),
+        -1,
+        null,
+        false,
+        s.table,
+        List.of());
   }
 
   /** Counts of the applied commands, to add to the meters once the transaction commits. */
@@ -160,15 +256,27 @@ final class Applier {
       if (streaming) {
         flushAll();
       }
+      useReplicaMode(rules.replicaMode(t.origin()));
+      List<LtlCommand.Truncate> truncates = new ArrayList<>();
       for (InTransaction cmd : t.commands()) {
-        planFast(cmd);
+        if (cmd instanceof LtlCommand.Truncate tr) {
+          truncates.add(tr); // consecutive truncates go as one (PostgreSQL's TRUNCATE a, b)
+          continue;
+        }
+        if (!truncates.isEmpty()) {
+          dispatchFast(planTruncates(truncates));
+        }
+        dispatchFast(plan(cmd));
+      }
+      if (!truncates.isEmpty()) {
+        dispatchFast(planTruncates(truncates));
       }
     }
     streaming = false;
     flushAll();
   }
 
-  private void planFast(InTransaction cmd) throws StatementFailure {
+  private List<Op> plan(InTransaction cmd) throws StatementFailure {
     List<Op> ops = new ArrayList<>(2);
     try {
       planner.plan(connection, cmd, ops::add);
@@ -177,8 +285,32 @@ final class Applier {
     } catch (RuntimeException | AssertionError e) {
       throw StatementFailure.database("reading the replicate catalog for " + cmd, Jdbc.wrap(e));
     }
+    return ops;
+  }
+
+  /** Plans consecutive truncates of one transaction together, and forgets them. */
+  private List<Op> planTruncates(List<LtlCommand.Truncate> truncates) throws StatementFailure {
+    List<Op> ops = new ArrayList<>(truncates.size());
+    try {
+      planner.planTruncates(connection, truncates, ops::add);
+    } catch (SQLException e) {
+      throw StatementFailure.database("reading the replicate catalog for " + truncates, e);
+    } catch (RuntimeException | AssertionError e) {
+      throw StatementFailure.database(
+          "reading the replicate catalog for " + truncates, Jdbc.wrap(e));
+    } finally {
+      truncates.clear();
+    }
+    return ops;
+  }
+
+  private void dispatchFast(List<Op> ops) throws StatementFailure {
     for (Op op : ops) {
       if (op instanceof Op.Stmt s) {
+        Op.Stmt defer = deferBefore(s);
+        if (defer != null) {
+          addToRun(defer);
+        }
         addToRun(s);
       } else if (op instanceof Op.DdlOp d) {
         flushAll();
@@ -408,28 +540,56 @@ final class Applier {
    * @throws StatementFailure the first error with another action, naming its statement
    */
   void applySlow(SourceTransaction t) throws StatementFailure {
+    useReplicaMode(rules.replicaMode(t.origin()));
+    List<LtlCommand.Truncate> truncates = new ArrayList<>();
     for (InTransaction cmd : t.commands()) {
-      List<Op> ops = new ArrayList<>(2);
+      if (cmd instanceof LtlCommand.Truncate tr) {
+        truncates.add(tr);
+        continue;
+      }
+      if (!truncates.isEmpty()) {
+        slowOps(planTruncatesTolerated(truncates));
+      }
+      List<Op> ops;
       try {
-        planner.plan(connection, cmd, ops::add);
-      } catch (SQLException e) {
-        throw StatementFailure.database("reading the replicate catalog for " + cmd, e);
-      } catch (RuntimeException | AssertionError e) {
-        throw StatementFailure.database("reading the replicate catalog for " + cmd, Jdbc.wrap(e));
+        ops = plan(cmd);
       } catch (StatementFailure f) {
         if (!tolerated(f)) {
           throw f;
         }
         continue;
       }
-      for (Op op : ops) {
-        if (op instanceof Op.Stmt s) {
-          slowStatement(s);
-        } else if (op instanceof Op.DdlOp d) {
-          executeDdl(d);
-        } else if (op instanceof Op.TicketOp tk) {
-          tickets.add(tk);
+      slowOps(ops);
+    }
+    if (!truncates.isEmpty()) {
+      slowOps(planTruncatesTolerated(truncates));
+    }
+  }
+
+  private List<Op> planTruncatesTolerated(List<LtlCommand.Truncate> truncates)
+      throws StatementFailure {
+    try {
+      return planTruncates(truncates);
+    } catch (StatementFailure f) {
+      if (!tolerated(f)) {
+        throw f;
+      }
+      return List.of();
+    }
+  }
+
+  private void slowOps(List<Op> ops) throws StatementFailure {
+    for (Op op : ops) {
+      if (op instanceof Op.Stmt s) {
+        Op.Stmt defer = deferBefore(s);
+        if (defer != null) {
+          slowStatement(defer);
         }
+        slowStatement(s);
+      } else if (op instanceof Op.DdlOp d) {
+        executeDdl(d);
+      } else if (op instanceof Op.TicketOp tk) {
+        tickets.add(tk);
       }
     }
   }

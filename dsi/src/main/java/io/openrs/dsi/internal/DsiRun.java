@@ -37,6 +37,7 @@ public final class DsiRun {
    * @param onFailure called (on a DSI thread) when the run stops because of an error
    * @param onRestart called (on a DSI thread, at most once) when the run stops so that a new run
    *     starts from the queue's confirmed position (asynchronous commits after a lost connection)
+   * @param origins each origin's profile: whether its transactions are applied in replica mode
    */
   public DsiRun(
       DsiTarget target,
@@ -48,7 +49,8 @@ public final class DsiRun {
       Clock clock,
       boolean skipFirst,
       Consumer<DsiFailure> onFailure,
-      Runnable onRestart) {
+      Runnable onRestart,
+      io.openrs.dsi.OriginProfiles origins) {
     HikariConfig hc = new HikariConfig();
     hc.setJdbcUrl(target.jdbcUrl());
     hc.setUsername(target.user());
@@ -63,12 +65,14 @@ public final class DsiRun {
     hc.setConnectionTimeout(5_000);
     hc.setValidationTimeout(2_000);
     hc.setInitializationFailTimeout(-1);
+    hc.setExceptionOverride(new PoolEviction(dialect));
     dialect.driverProperties("openrs-dsi " + target.name()).forEach(hc::addDataSourceProperty);
     RunContext.asynchronousCommitStatement(settings, dialect).ifPresent(hc::setConnectionInitSql);
     HikariDataSource pool = new HikariDataSource(hc);
     this.ctx =
         new RunContext(
-            target, dialect, settings, meters, sink, pool, clock, skipFirst, onFailure, onRestart);
+            target, dialect, settings, meters, sink, pool, clock, skipFirst, onFailure, onRestart,
+            origins);
     if (settings.hvar().enable()) {
       executors.addAll(HvarExecutor.threads(ctx));
     } else if (settings.numThreads() > 1) {

@@ -87,6 +87,7 @@ final class HvarApply {
               g.txs,
               (c, statements) -> {
                 blamed.clear();
+                session.prepareGroup(g.replicaMode, g.deferConstraints);
                 if (g.ahead != null) {
                   // the compiler kept inserts of earlier groups' keys from going ahead, not those
                   // of transactions in continuous mode

@@ -51,6 +51,7 @@ final class HvarExecutor extends DsiThread {
   private Connection catalog;
 
   private NetChangeDb open;
+  private boolean openReplicaMode; // the open group's: one mode per group
   private AheadInserts openAhead;
   private final boolean insertsAhead;
   private final PackedRowReader rows = new PackedRowReader();
@@ -155,7 +156,7 @@ final class HvarExecutor extends DsiThread {
     if (ctx.lastCommit().applied(t)) {
       ctx.meters.add(DsiCounter.TRANS_IGNORED, 1);
       LOG.debug("{}: {} is already applied (rs_lastcommit)", ctx.name(), t);
-      openGroup();
+      openGroup(open != null ? openReplicaMode : ctx.rules.replicaMode(t.origin()));
       openIgnored.add(t);
       return;
     }
@@ -170,7 +171,11 @@ final class HvarExecutor extends DsiThread {
     if (!openTxs.isEmpty() && openCommands + t.size() > settings.maxCmds()) {
       close(DsiCounter.HVAR_CLOSED_MAX_CMDS);
     }
-    openGroup();
+    boolean replicaMode = ctx.rules.replicaMode(t.origin());
+    if (open != null && openReplicaMode != replicaMode) {
+      close(DsiCounter.HVAR_CLOSED_REPLICA_MODE);
+    }
+    openGroup(replicaMode);
     Optional<String> why;
     long start = System.nanoTime();
     // holding the session (when free) lets the group's inserts go ahead with this transaction
@@ -221,15 +226,18 @@ final class HvarExecutor extends DsiThread {
         ctx.clock.instant());
   }
 
-  /** Opens a group if none is open. */
-  private void openGroup() throws ReplicateSession.Stopping, InterruptedException {
+  /** Opens a group, applied in replica mode or not, if none is open. */
+  private void openGroup(boolean replicaMode)
+      throws ReplicateSession.Stopping, InterruptedException {
     if (open == null) {
+      openReplicaMode = replicaMode;
       Connection c = catalog();
       List<NetChangeDb> earlier = new ArrayList<>();
       if (insertsAhead) {
         // the group will be the next unit handed over: its DSIEXEC thread is known now
         int thread = pipeline.threadOf(nextSeq + 1);
         openSession = sessions.get(thread - 1);
+        openSession.aheadMode(replicaMode);
         pruneHanded();
         for (Handed h : handed) {
           if (pipeline.threadOf(h.seq()) != thread) {
@@ -247,7 +255,11 @@ final class HvarExecutor extends DsiThread {
       }
       open =
           new NetChangeDb(
-              tables.source(c), this::conversions, openAhead, this::expectedRows, earlier);
+              tables.source(c, replicaMode),
+              this::conversions,
+              openAhead,
+              this::expectedRows,
+              earlier);
     }
   }
 
@@ -298,6 +310,7 @@ final class HvarExecutor extends DsiThread {
       return;
     }
     NetChangeDb db = open;
+    boolean replicaMode = openReplicaMode;
     AheadInserts ahead = openAhead;
     List<SourceTransaction> txs = List.copyOf(openTxs);
     List<SourceTransaction> ignored = List.copyOf(openIgnored);
@@ -349,7 +362,11 @@ final class HvarExecutor extends DsiThread {
             plan,
             order,
             // a failed load holds rows the plan left out (it fails the group's apply): never null
-            ahead != null && (ahead.rows() > 0 || ahead.failed()) ? ahead : null));
+            ahead != null && (ahead.rows() > 0 || ahead.failed()) ? ahead : null,
+            replicaMode,
+            !txs.isEmpty()
+                && ctx.dialect.deferConstraintsStatement().isPresent()
+                && tables.deferrable(plan.tables())));
   }
 
   private void submit(HvarPipeline.Unit u) throws ReplicateSession.Stopping, InterruptedException {

@@ -41,18 +41,28 @@ final class HvarPipeline {
     /** Inserts that went ahead while the group compiled (one DSIEXEC thread), or null. */
     final AheadInserts ahead;
 
+    /** Applied in replica mode (its transactions' origins log their cascades and triggers). */
+    final boolean replicaMode;
+
+    /** A table of the group has deferrable constraints: they are checked at commit. */
+    final boolean deferConstraints;
+
     Group(
         long seq,
         List<SourceTransaction> txs,
         List<SourceTransaction> ignored,
         GroupPlan plan,
         List<TableName> parentsFirst,
-        AheadInserts ahead) {
+        AheadInserts ahead,
+        boolean replicaMode,
+        boolean deferConstraints) {
       super(seq, ignored);
       this.txs = List.copyOf(txs);
       this.plan = plan;
       this.parentsFirst = List.copyOf(parentsFirst);
       this.ahead = ahead;
+      this.replicaMode = replicaMode;
+      this.deferConstraints = deferConstraints;
     }
   }
 

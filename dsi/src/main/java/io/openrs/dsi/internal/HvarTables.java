@@ -32,6 +32,7 @@ final class HvarTables {
   private final Map<TableName, TableMeta> metas = new ConcurrentHashMap<>();
   private final Map<TableName, List<TableName>> parents = new ConcurrentHashMap<>();
   private final Map<TableName, Boolean> observable = new ConcurrentHashMap<>();
+  private final Map<TableName, Boolean> cascading = new ConcurrentHashMap<>();
   private final Map<TableName, Integer> failures = new ConcurrentHashMap<>();
   private final Set<TableName> continuous = ConcurrentHashMap.newKeySet();
 
@@ -40,8 +41,11 @@ final class HvarTables {
     this.settings = ctx.settings.hvar();
   }
 
-  /** The compiler's view of the tables, reading the catalog on {@code c} when needed. */
-  TableSource source(Connection c) {
+  /**
+   * The compiler's view of the tables for a group applied in replica mode or not, reading the
+   * catalog on {@code c} when needed.
+   */
+  TableSource source(Connection c, boolean replicaMode) {
     return new TableSource() {
       @Override
       public TableMeta table(TableName name) throws SQLException {
@@ -64,7 +68,7 @@ final class HvarTables {
         if (t.uniqueKeys().isEmpty()) {
           return false;
         }
-        if (ctx.dialect.deleteInsertInvisible(ctx.settings.keepTriggers())) {
+        if (ctx.dialect.deleteInsertInvisible(replicaMode)) {
           return true;
         }
         Boolean r = observable.get(t.name());
@@ -75,6 +79,23 @@ final class HvarTables {
             c.commit();
           }
           observable.put(t.name(), r);
+        }
+        return !r;
+      }
+
+      @Override
+      public boolean keyMovesAsDeleteInsert(TableMeta t) throws SQLException {
+        if (ctx.dialect.deleteInsertInvisible(replicaMode)) {
+          return true;
+        }
+        Boolean r = cascading.get(t.name());
+        if (r == null) {
+          try {
+            r = ctx.dialect.deleteCascades(c, t.name());
+          } finally {
+            c.commit();
+          }
+          cascading.put(t.name(), r);
         }
         return !r;
       }
@@ -101,6 +122,20 @@ final class HvarTables {
         return Optional.empty();
       }
     };
+  }
+
+  /**
+   * True if a group touching {@code tables} must defer deferrable constraints to its commit: one of
+   * them has some (or is no longer described).
+   */
+  boolean deferrable(List<TableName> tables) {
+    for (TableName t : tables) {
+      TableMeta m = metas.get(t);
+      if (m == null || m.deferrableConstraints()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The group's tables, parents before children (the catalog read on {@code c}). */
@@ -156,5 +191,6 @@ final class HvarTables {
     metas.clear();
     parents.clear();
     observable.clear();
+    cascading.clear();
   }
 }

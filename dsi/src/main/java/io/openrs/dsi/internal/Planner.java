@@ -85,6 +85,70 @@ final class Planner {
     }
   }
 
+  /**
+   * Plans consecutive truncates of one transaction (PostgreSQL logs {@code TRUNCATE a, b} and
+   * {@code TRUNCATE a CASCADE} as one truncate of every table, which Debezium passes on as one
+   * truncate per table): together, children first ({@link Dialect#truncate(List)}), as a table a
+   * foreign key references may only be truncated with its children.
+   */
+  void planTruncates(Connection c, List<LtlCommand.Truncate> truncates, Consumer<Op> out)
+      throws SQLException {
+    List<TableMeta> tables = new ArrayList<>(truncates.size());
+    LtlCommand.Truncate first = null;
+    for (LtlCommand.Truncate tr : truncates) {
+      if (conversions(tr.table()).contains(CommandConversion.T2NONE)) {
+        meters.add(DsiCounter.CONVERTED, 1);
+        continue;
+      }
+      TableMeta t = catalog.get(c, tr.table());
+      if (tables.stream().noneMatch(x -> x.name().equals(t.name()))) {
+        tables.add(t);
+      }
+      first = first == null ? tr : first;
+    }
+    if (tables.isEmpty()) {
+      return;
+    }
+    if (tables.size() > 1) {
+      tables = childrenFirst(c, tables);
+    }
+    List<String> statements = dialect.truncate(tables);
+    for (String sql : statements) {
+      out.accept(
+          new Op.Stmt(
+              first,
+              sql,
+              List.of(),
+              List.of(),
+              -1,
+              DsiCounter.TRUNCATES_READ,
+              false,
+              tables.get(0),
+              List.of()));
+    }
+    if (tables.size() > statements.size()) {
+      meters.add(DsiCounter.TRUNCATES_READ, tables.size() - statements.size());
+    }
+  }
+
+  private List<TableMeta> childrenFirst(Connection c, List<TableMeta> tables) throws SQLException {
+    Map<TableName, List<TableName>> parents = new LinkedHashMap<>();
+    Map<TableName, TableMeta> byName = new LinkedHashMap<>();
+    for (TableMeta t : tables) {
+      parents.put(t.name(), dialect.referencedTables(c, t.name()));
+      byName.put(t.name(), t);
+    }
+    List<TableName> order =
+        new ArrayList<>(
+            io.openrs.dsi.hvar.ForeignKeyOrder.parentsFirst(List.copyOf(byName.keySet()), parents));
+    java.util.Collections.reverse(order);
+    List<TableMeta> out = new ArrayList<>(order.size());
+    for (TableName n : order) {
+      out.add(byName.get(n));
+    }
+    return out;
+  }
+
   private Set<CommandConversion> conversions(TableName t) {
     return settings.conversionsFor(t.schema() + "." + t.table());
   }
@@ -142,28 +206,15 @@ final class Planner {
     TableMeta t = catalog.get(c, upd.table());
     if (conv.contains(CommandConversion.U2DI)) {
       meters.add(DsiCounter.CONVERTED, 1);
-      Row before = Row.of(t, upd.before(), true);
-      List<Column> full = new ArrayList<>();
-      for (Column col : upd.after()) {
-        Value v = col.value();
-        if (v instanceof Value.Unchanged) {
-          v = before.value(t, col.name());
-          if (v == null) {
-            throw StatementFailure.dsi(
-                ValueText.command(upd),
-                ErrorClass.UNAPPLICABLE_CHANGE,
-                "dsi_command_convert u2di needs every column, but "
-                    + col.name()
-                    + " is unchanged and not in the before image");
-          }
-        }
-        full.add(new Column(col.name(), v));
-      }
-      out.accept(delete(upd, t, upd.before(), -1, null));
-      out.accept(insert(upd, t, Row.of(t, full, true), false));
+      deleteInsert(upd, t, -1, out);
       return;
     }
     Row set = Row.of(t, upd.after(), true);
+    if (!t.alwaysIdentity().isEmpty() && !skipUnchangedIdentity(t, upd, set)) {
+      // an identity column generated always cannot be updated to a value: the row moves
+      deleteInsert(upd, t, 1, out);
+      return;
+    }
     if (set.names.isEmpty()) {
       return; // nothing but unchanged columns: the row stays as it is
     }
@@ -183,6 +234,56 @@ final class Planner {
             false,
             t,
             set.names));
+  }
+
+  /**
+   * Leaves out of {@code set} the identity columns generated always whose value the update keeps;
+   * false if one changes (or the before image does not say), which an update cannot express.
+   */
+  private static boolean skipUnchangedIdentity(TableMeta t, LtlCommand.Update upd, Row set) {
+    Row before = Row.of(t, upd.before(), true);
+    for (String id : t.alwaysIdentity()) {
+      int i = set.names.indexOf(id);
+      if (i < 0) {
+        continue;
+      }
+      Value was = before.value(t, id);
+      if (was == null || !was.equals(set.values.get(i))) {
+        return false;
+      }
+      set.remove(i);
+    }
+    return true;
+  }
+
+  /**
+   * An update as a delete of the old row ({@code expected} rows, -1: any) and an insert of the new
+   * one; columns marked unchanged are taken from the before image, and if it lacks one the change
+   * cannot be expressed.
+   */
+  private void deleteInsert(LtlCommand.Update upd, TableMeta t, int expected, Consumer<Op> out)
+      throws StatementFailure {
+    Row before = Row.of(t, upd.before(), true);
+    List<Column> full = new ArrayList<>();
+    for (Column col : upd.after()) {
+      Value v = col.value();
+      if (v instanceof Value.Unchanged) {
+        v = before.value(t, col.name());
+        if (v == null) {
+          throw StatementFailure.dsi(
+              ValueText.command(upd),
+              ErrorClass.UNAPPLICABLE_CHANGE,
+              (expected < 0 ? "dsi_command_convert u2di" : "a change of an identity column")
+                  + " needs every column, but "
+                  + col.name()
+                  + " is unchanged and not in the before image");
+        }
+      }
+      full.add(new Column(col.name(), v));
+    }
+    out.accept(
+        delete(upd, t, upd.before(), expected, expected < 0 ? null : DsiCounter.UPDATES_READ));
+    out.accept(insert(upd, t, Row.of(t, full, true), false));
   }
 
   private Op.Stmt delete(
@@ -262,6 +363,12 @@ final class Planner {
       names.add(name);
       values.add(v);
       columns.add(meta);
+    }
+
+    void remove(int i) {
+      names.remove(i);
+      values.remove(i);
+      columns.remove(i);
     }
 
     /** The value of {@code column} in this image, or null. */

@@ -81,11 +81,37 @@ final class ReplicateSession implements AutoCloseable {
 
   /**
    * Opens a connection, waiting with back-off while the replicate refuses; reads {@code
-   * rs_lastcommit} on it.
+   * rs_lastcommit} on it. Before the first transaction: if every transaction is to be applied in
+   * replica mode ({@code dsi_keep_triggers off}) and the DSI's user may not turn it on, the
+   * connection goes down with the statement that grants it (otherwise that is found at the first
+   * transaction of an origin that needs replica mode, before any of its statements).
    *
    * @throws Stopping if the run stops first
+   * @throws Down if the user may not apply as the settings require
    */
-  void connect() throws Stopping, InterruptedException {
+  void connect() throws Down, Stopping, InterruptedException {
+    open();
+    Optional<String> refused = ctx.rules.refusal();
+    if (ctx.rules.alwaysReplica() && refused.isPresent()) {
+      throw new Down(
+          new DsiFailure(
+              0,
+              Optional.empty(),
+              Optional.empty(),
+              ctx.dialect.replicaModeStatement(true),
+              Optional.of("42501"),
+              0,
+              "DSI error "
+                  + ErrorClass.REPLICA_MODE_REFUSED
+                  + ", "
+                  + refused.get()
+                  + " (dsi_keep_triggers is off)",
+              ErrorAction.STOP_REPLICATION,
+              ctx.clock.instant()));
+    }
+  }
+
+  private void open() throws Stopping, InterruptedException {
     Duration backoff = FIRST_BACKOFF;
     int attempts = 0;
     while (!ctx.stopping()) {
@@ -101,15 +127,24 @@ final class ReplicateSession implements AutoCloseable {
         if (ctx.settings.isolationLevel().jdbcLevel().isPresent()) {
           c.setTransactionIsolation(ctx.settings.isolationLevel().jdbcLevel().getAsInt());
         }
-        ctx.dialect.prepareSession(c, ctx.settings.keepTriggers());
+        ctx.dialect.prepareSession(c);
+        ctx.rules.probe(ctx.dialect, c);
+        boolean replicaMode = ctx.dialect.replicaMode(c);
         ctx.ensureProgressTables(c);
         ctx.lastCommit().load(c);
         if (applier == null) {
           applier =
               new Applier(
-                  name, ctx.dialect, ctx.settings, ctx.meters, meters, ctx.policy, ctx.schema());
+                  name,
+                  ctx.dialect,
+                  ctx.settings,
+                  ctx.meters,
+                  meters,
+                  ctx.policy,
+                  ctx.schema(),
+                  ctx.rules);
         }
-        applier.attach(c);
+        applier.attach(c, replicaMode);
         connection = c;
         if (attempts > 0) {
           LOG.info("{}: connected to the replicate after {} attempts", name, attempts + 1);
@@ -151,7 +186,7 @@ final class ReplicateSession implements AutoCloseable {
     }
     LOG.warn("{}: lost the replicate connection ({}); reconnecting", name, why.describeError());
     dropConnection();
-    connect();
+    open();
   }
 
   private void dropConnection() {
@@ -481,6 +516,7 @@ final class ReplicateSession implements AutoCloseable {
     } finally {
       sample.stop(meters.timer(DsiCounter.COMMIT_TIME));
     }
+    applier.committed();
     ctx.lastCommit().committed(txs);
     long commands = 0;
     for (SourceTransaction t : txs) {
@@ -568,6 +604,7 @@ final class ReplicateSession implements AutoCloseable {
         applier.begin();
         ctx.lastCommit().write(applier.statements(), List.of(t));
         connection.commit();
+        applier.committed();
         ctx.lastCommit().committed(List.of(t));
         ctx.done(t);
         return;
@@ -666,6 +703,35 @@ final class ReplicateSession implements AutoCloseable {
         applier.invalidateCatalog();
         return Optional.of(f);
       }
+    }
+  }
+
+  /**
+   * HVAR: applies what follows in this replicate transaction in replica mode or not (a group's
+   * transactions share one mode), switching the session if needed; and with {@code defer} checks
+   * deferrable constraints at commit.
+   */
+  void prepareGroup(boolean replicaMode, boolean defer) throws StatementFailure {
+    applier.useReplicaMode(replicaMode);
+    if (defer) {
+      applier.deferConstraints();
+    }
+  }
+
+  /**
+   * HVAR's compiling thread, holding the session before it sends a group's inserts ahead: the
+   * session is in the group's mode; false if it cannot be (the group's apply then reports why).
+   */
+  boolean readyForAhead(boolean replicaMode) {
+    if (applier == null || connection == null) {
+      return false;
+    }
+    try {
+      applier.useReplicaMode(replicaMode);
+      return true;
+    } catch (StatementFailure f) {
+      LOG.debug("{}: no inserts ahead: {}", name, f.describeError());
+      return false;
     }
   }
 

@@ -35,6 +35,9 @@ final class RunContext {
   final TransactionHandoff handoff;
   final Clock clock;
 
+  /** Which origins' transactions are applied in replica mode, and whether the user may. */
+  final OriginRules rules;
+
   /** Source transactions and commands committed by this DSI (rs_ticket's DSI_T and DSI_C). */
   final LongAdder transactionsCommitted = new LongAdder();
 
@@ -59,8 +62,10 @@ final class RunContext {
       Clock clock,
       boolean skipFirst,
       Consumer<DsiFailure> onFailure,
-      Runnable onRestart) {
+      Runnable onRestart,
+      io.openrs.dsi.OriginProfiles origins) {
     this.target = target;
+    this.rules = new OriginRules(target.name(), origins, settings.keepTriggers());
     this.dialect = dialect;
     this.settings = settings;
     this.meters = meters;

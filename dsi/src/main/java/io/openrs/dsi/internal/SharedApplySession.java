@@ -33,6 +33,9 @@ final class SharedApplySession implements AheadInserts.Session {
   /** The inserts ahead last given the connection: the only ones that may hold a load open. */
   private AheadInserts lastSender; // guarded by lock
 
+  /** Whether the open group's rows go in replica mode (set by the compiling thread). */
+  private volatile boolean aheadReplicaMode;
+
   SharedApplySession(ReplicateSession session, HvarPipeline pipeline) {
     this.session = session;
     this.pipeline = pipeline;
@@ -48,10 +51,18 @@ final class SharedApplySession implements AheadInserts.Session {
       return null;
     }
     Connection c = session.connection();
+    if (c != null && !session.readyForAhead(aheadReplicaMode)) {
+      return null; // the group's apply switches the mode, or reports why it cannot
+    }
     if (c != null) {
       lastSender = asking;
     }
     return c;
+  }
+
+  /** Compiling thread, opening a group this thread will apply: the mode its rows go in. */
+  void aheadMode(boolean replicaMode) {
+    aheadReplicaMode = replicaMode;
   }
 
   /** Compiling thread: true if it holds the session now (then {@link #release()}). */

@@ -72,7 +72,7 @@ class WorkTablesIT {
         Connection c = s.connect()) {
       s.exec(Workload.ddl(db).toArray(String[]::new));
       c.setAutoCommit(false);
-      d.prepareSession(c, true);
+      d.prepareSession(c);
       TableMeta t = d.describe(c, new TableName(s.name(), "item"));
       List<String> cols = t.columns().stream().map(ColumnMeta::name).toList();
       List<WorkColumn> wc = cols.stream().map(WorkColumn::of).toList();
@@ -131,7 +131,7 @@ class WorkTablesIT {
           "INSERT INTO big SELECT g, g % 100, repeat('x', 200) FROM generate_series(1, 60000) g",
           "ANALYZE big");
       c.setAutoCommit(false);
-      d.prepareSession(c, true);
+      d.prepareSession(c);
       TableMeta t = d.describe(c, new TableName(s.name(), "big"));
       List<Value[]> keys = new ArrayList<>();
       for (long k = 1; k <= 60000; k += 200) {

@@ -111,4 +111,22 @@ class ErrorPolicyTest {
     assertThat(ErrorAction.RETRY_LOG.retries()).isTrue();
     assertThat(ErrorAction.LOG.retries()).isFalse();
   }
+
+  @Test
+  void thePoolDropsAConnectionOnlyWhenTheDialectSaysItIsLost() {
+    // HikariCP alone evicts on 0A000 (PostgreSQL's TRUNCATE of a referenced table): the DSI then
+    // took that refused statement for a lost connection and reconnected forever
+    PoolEviction pg = new PoolEviction(PG);
+    assertThat(pg.adjudicate(new SQLException("cannot truncate", "0A000")))
+        .isEqualTo(com.zaxxer.hikari.SQLExceptionOverride.Override.DO_NOT_EVICT);
+    assertThat(pg.adjudicate(new SQLException("gone", "08006")))
+        .isEqualTo(com.zaxxer.hikari.SQLExceptionOverride.Override.MUST_EVICT);
+    assertThat(pg.adjudicate(new SQLException("terminated", "57P01")))
+        .isEqualTo(com.zaxxer.hikari.SQLExceptionOverride.Override.MUST_EVICT);
+    PoolEviction maria = new PoolEviction(MARIADB);
+    assertThat(maria.adjudicate(new SQLException("duplicate", "23000", 1062)))
+        .isEqualTo(com.zaxxer.hikari.SQLExceptionOverride.Override.DO_NOT_EVICT);
+    assertThat(maria.adjudicate(new SQLException("server gone away", "HY000", 2006)))
+        .isEqualTo(com.zaxxer.hikari.SQLExceptionOverride.Override.MUST_EVICT);
+  }
 }

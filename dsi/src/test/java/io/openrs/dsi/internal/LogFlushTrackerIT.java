@@ -193,7 +193,8 @@ class LogFlushTrackerIT {
               Clock.systemUTC(),
               false,
               failure -> {},
-              restarts::incrementAndGet);
+              restarts::incrementAndGet,
+              io.openrs.dsi.OriginProfiles.unknown());
       tracker = new LogFlushTracker(ctx);
       assertThat(ctx.asynchronousCommit()).isTrue();
     }

@@ -5,7 +5,9 @@ import io.openrs.config.param.ParameterValues;
 import io.openrs.config.param.Scope;
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.Profile;
+import io.openrs.config.rssd.Rssd;
 import io.openrs.dsi.DsiTarget;
+import io.openrs.dsi.OriginProfiles;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -38,6 +40,15 @@ public final class DsiTargets {
         "jdbc:" + scheme + "://" + hostPart(server) + ":" + port + "/" + database,
         user,
         p.getOrDefault("password", ""));
+  }
+
+  /**
+   * Each origin's profile, read from {@code rs_connections} when the DSI first meets the origin:
+   * the DSI applies a PostgreSQL origin's transactions in replica mode (its log holds its cascades
+   * and trigger rows) and a MariaDB origin's with the replicate's foreign keys acting.
+   */
+  public static OriginProfiles originProfiles(Rssd rssd) {
+    return origin -> rssd.connections().find(origin).map(ConnectionDef::profile);
   }
 
   /** The connection's catalogue values (not its login settings) layered over the server's. */

@@ -9,6 +9,7 @@ import io.openrs.dsi.DsiConnection;
 import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.DsiState;
 import io.openrs.dsi.ErrorClass;
+import io.openrs.dsi.OriginProfiles;
 import io.openrs.queue.StableQueue;
 import java.util.Map;
 import java.util.Optional;
@@ -67,11 +68,12 @@ public final class ReplicateDsis implements AutoCloseable {
   private DsiConnection create(ConnectionDef c, StableQueue outbound, boolean start) {
     DsiSettings settings = settings(c);
     ServerDsiSink sink = new ServerDsiSink(rssd, c.id(), c.name());
+    OriginProfiles origins = DsiTargets.originProfiles(rssd);
     DsiConnection dsi =
         start
-            ? DsiConnection.start(DsiTargets.target(c), outbound, settings, sink, registry)
+            ? DsiConnection.start(DsiTargets.target(c), outbound, settings, sink, registry, origins)
             : DsiConnection.createSuspended(
-                DsiTargets.target(c), outbound, settings, sink, registry);
+                DsiTargets.target(c), outbound, settings, sink, registry, origins);
     dsis.put(c.id(), dsi);
     LOG.info(
         "DSI {} (connection {}) {}: {} thread(s)",

@@ -284,6 +284,32 @@ class ReplicateApplyIT {
   }
 
   @Test
+  void rowsAPostgresOriginsTriggerWroteAreNotWrittenAgainAtTheReplicate() throws Exception {
+    // the replicate has the primary's trigger; the primary's log holds the row it wrote
+    replicate.exec(
+        "CREATE FUNCTION public.orders_echo() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+            + " IF NEW.id < 1000 THEN INSERT INTO public.orders VALUES (NEW.id + 1000, NEW.region,"
+            + " 'echo'); END IF; RETURN NEW; END $$",
+        "CREATE TRIGGER orders_echo AFTER INSERT ON public.orders FOR EACH ROW EXECUTE FUNCTION"
+            + " public.orders_echo()");
+    start(Map.of());
+    long t = nextTran++;
+    send(
+        transaction(
+            t,
+            () ->
+                List.of(
+                    origin.insert(t, ORDERS, col("id", 1), col("region", "EU"), col("note", "n")),
+                    origin.insert(
+                        t, ORDERS, col("id", 1001), col("region", "EU"), col("note", "echo"))),
+            true));
+    await()
+        .atMost(WAIT)
+        .until(this::replicateOrders, rows -> rows.equals(List.of("1|EU|n", "1001|EU|echo")));
+    assertThat(adminRows("admin who_is_down")).isEmpty();
+  }
+
+  @Test
   void aFailingTransactionStopsTheConnectionAndSkipTransactionLogsItWhole() throws Exception {
     start(Map.of());
     replicate.exec("INSERT INTO public.orders VALUES (5, 'XX', 'already here')");
