@@ -68,14 +68,19 @@ public final class Pipeline implements AutoCloseable {
     final Map<String, String> serverParameters = new LinkedHashMap<>();
     String partitionSize = "1g";
     final Set<String> replicaIdentityFull = new LinkedHashSet<>(List.of("evt"));
-    final List<String> extraTables = new ArrayList<>();
+    final Map<Kind, List<String>> extraTables = new LinkedHashMap<>();
 
     /**
      * Statements run on the primary and on every replicate of the same product after the suite's
      * tables exist and before the agent starts; {@code %s} stands for the schema.
      */
     public Spec extraTables(List<String> statements) {
-      extraTables.addAll(statements);
+      return extraTables(primary, statements);
+    }
+
+    /** As {@link #extraTables(List)}, on every database of product {@code kind}. */
+    public Spec extraTables(Kind kind, List<String> statements) {
+      extraTables.computeIfAbsent(kind, k -> new ArrayList<>()).addAll(statements);
       return this;
     }
 
@@ -192,15 +197,13 @@ public final class Pipeline implements AutoCloseable {
       n++;
       Database db = Database.create(r.kind(), stem, r.role() + n);
       db.createTables(r.foreignKeys());
-      if (r.kind() == spec.primary) {
-        runExtra(db);
-      }
+      runExtra(db);
       replicates.add(new ReplicateSide(r, db, "r" + r.kind().shortName() + "." + db.name()));
     }
   }
 
   private void runExtra(Database db) throws SQLException {
-    for (String statement : spec.extraTables) {
+    for (String statement : spec.extraTables.getOrDefault(db.kind(), List.of())) {
       db.exec(statement.replace("%s", db.schema()));
     }
   }
