@@ -52,6 +52,9 @@ final class PostgresDialect implements SourceDialect {
   private final java.util.Set<String> loggedOnce =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** Who keeps the publication; decided by {@link #prepare()}, before the engine starts. */
+  private volatile PostgresPublication.Mode publicationMode = PostgresPublication.Mode.FILTERED;
+
   PostgresDialect(AgentSettings settings) {
     this.settings = settings;
     this.source = settings.source();
@@ -216,6 +219,7 @@ final class PostgresDialect implements SourceDialect {
       }
       // materialization (Materialization): the signal table
       Materialization.createPostgresSignalTable(c, source.ticketSchema());
+      ensurePublication(c);
     } catch (SQLException e) {
       throw classify(e);
     }
@@ -441,16 +445,11 @@ final class PostgresDialect implements SourceDialect {
     p.setProperty(PostgresColumnValues.NAME + ".type", PostgresColumnValues.class.getName());
     p.setProperty("skipped.operations", "none");
     p.setProperty("include.unknown.datatypes", "true");
-    List<String> tables = new ArrayList<>(source.tableIncludeList());
-    if (tables.isEmpty()) {
+    if (source.tableIncludeList().isEmpty()) {
       p.setProperty("publication.autocreate.mode", "all_tables");
     } else {
-      if (!settings.heartbeatInterval().isZero()) {
-        tables.add(source.heartbeatSchema() + "." + source.heartbeatTable());
-      }
-      tables.add(Materialization.includePattern(source.ticketSchema())); // materialization
-      p.setProperty("publication.autocreate.mode", "filtered");
-      p.setProperty("table.include.list", includeRegex(tables));
+      p.setProperty("publication.autocreate.mode", publicationMode.debeziumName);
+      p.setProperty("table.include.list", includeRegex(publishedPatterns()));
     }
     if (!settings.heartbeatInterval().isZero()) {
       p.setProperty(
@@ -464,6 +463,45 @@ final class PostgresDialect implements SourceDialect {
     // materialization (Materialization): signals and notifications
     Materialization.addProperties(p, source.ticketSchema(), AgentSession.topicPrefix(settings));
     return p;
+  }
+
+  /**
+   * The tables the publication holds: the include list, the heartbeat table and materialization's
+   * signal table.
+   */
+  private List<String> publishedPatterns() {
+    List<String> tables = new ArrayList<>(source.tableIncludeList());
+    if (!settings.heartbeatInterval().isZero()) {
+      tables.add(source.heartbeatSchema() + "." + source.heartbeatTable());
+    }
+    tables.add(Materialization.includePattern(source.ticketSchema())); // materialization
+    return tables;
+  }
+
+  /**
+   * Has the agent keep the publication when the include list is whole schemas and named tables
+   * ({@link PostgresPublication}), so tables created later in those schemas are captured.
+   */
+  private void ensurePublication(Connection c) throws SQLException {
+    if (source.tableIncludeList().isEmpty()) {
+      return; // FOR ALL TABLES: Debezium's, new tables included
+    }
+    PostgresPublication.Decision d =
+        PostgresPublication.ensure(c, source.publicationName(), publishedPatterns());
+    publicationMode = d.mode();
+    if (d.schemasMissed()) {
+      LOG.warn(
+          "agent {}: tables created later in the schemas of table_include_list are captured only"
+              + " from the agent's next start: {}",
+          settings.agentName(),
+          d.whyFiltered().orElse(""));
+    } else if (d.mode() == PostgresPublication.Mode.DISABLED) {
+      LOG.info(
+          "agent {}: publication {} is FOR TABLES IN SCHEMA of table_include_list: tables created"
+              + " there later are captured from their creation",
+          settings.agentName(),
+          source.publicationName());
+    }
   }
 
   /** Debezium's regex list for {@code schema.table} patterns with {@code %} wildcards. */

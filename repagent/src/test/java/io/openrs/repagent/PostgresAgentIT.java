@@ -188,6 +188,36 @@ class PostgresAgentIT {
   }
 
   /**
+   * With a whole schema in table_include_list the agent keeps the publication FOR TABLES IN SCHEMA:
+   * a table created there while the agent streams is captured from its first row, without a restart
+   * (with Debezium's FOR TABLE publication it never arrived).
+   */
+  @Test
+  void aTableCreatedWhileStreamingIsCapturedFromItsFirstRow() throws Exception {
+    TestPostgres.exec("CREATE TABLE " + t("before_start") + " (id int PRIMARY KEY)");
+    startStreaming(Map.of());
+    TestPostgres.exec(
+        "CREATE TABLE " + t("created_later") + " (id int PRIMARY KEY, v text)",
+        "INSERT INTO " + t("created_later") + " VALUES (1, 'first')",
+        "INSERT INTO " + t("before_start") + " VALUES (1)");
+    await().atMost(WAIT).until(() -> h.outboundChanges().size() == 2);
+    LtlCommand.Insert first = (LtlCommand.Insert) h.outboundChanges().get(0);
+    assertThat(first.table().toString()).endsWith(".created_later");
+    assertThat(byName(first.after()).get("v")).isEqualTo(new Value.Text("first"));
+    try (Connection c = TestPostgres.connect();
+        var ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM pg_publication_namespace pn JOIN pg_namespace n"
+                    + " ON n.oid = pn.pnnspid WHERE n.nspname = ?")) {
+      ps.setString(1, h.schema);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        assertThat(rs.getInt(1)).as("publications FOR TABLES IN SCHEMA %s", h.schema).isEqualTo(1);
+      }
+    }
+  }
+
+  /**
    * The values Debezium's own conversions lose or change arrive exactly: numeric NaN and ±Infinity,
    * trailing zeros of an unconstrained numeric, ±infinity dates and timestamps, the largest
    * timestamp, timetz, time 24:00:00, bit strings, multi-dimensional arrays with NULLs, composite
