@@ -231,7 +231,8 @@ class OriginRulesIT {
     try (TestDb.Scratch s = db.scratch("dsi_trunc");
         OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
       String[] ddl = fkTables(db);
-      s.exec(ddl[0], ddl[1]);
+      // a plain foreign key: the parent's rows may not go before the child's (MariaDB: 1451)
+      s.exec(ddl[0], ddl[1].replace(" ON DELETE CASCADE ON UPDATE CASCADE", ""));
       Txs pg = new Txs(s.name(), PG_ORIGIN);
       Txs my = new Txs(s.name(), MARIADB_ORIGIN);
       List<Workload.Tx> txs = new ArrayList<>();
@@ -422,8 +423,12 @@ class OriginRulesIT {
                   row("id", i64(1), "on_off", new Value.Int32(0), "maybe", Value.NULL),
                   row("id", i64(1), "on_off", new Value.Int64(1), "maybe", new Value.Int32(0)))
               .commit());
-      q.append(txs);
+      // the first row alone, as the first change of a fresh replicate (bound as a parameter; in a
+      // command batch of literals an untyped '1' is read as a boolean anyway)
+      q.append(txs.subList(0, 1));
       try (DsiConnection dsi = start(s, q, mode.settings(), new RecordingSink())) {
+        Awaits.applied(dsi, s, lastCommits(txs.subList(0, 1)));
+        q.append(txs.subList(1, txs.size()));
         Awaits.applied(dsi, s, lastCommits(txs));
         assertThat(rows(s, "SELECT id, on_off, maybe FROM flag ORDER BY id"))
             .containsExactly("1,t,f", "2,t,null", "3,f,null", "4,t,null");
