@@ -52,6 +52,9 @@ final class PostgresDialect implements SourceDialect {
   private final java.util.Set<String> loggedOnce =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** Captured tables Debezium cannot read; found by {@link #prepare()}, left out of the capture. */
+  private volatile List<String> unreadableTables = List.of();
+
   /** Who keeps the publication; decided by {@link #prepare()}, before the engine starts. */
   private volatile PostgresPublication.Mode publicationMode = PostgresPublication.Mode.FILTERED;
 
@@ -219,6 +222,7 @@ final class PostgresDialect implements SourceDialect {
       }
       // materialization (Materialization): the signal table
       Materialization.createPostgresSignalTable(c, source.ticketSchema());
+      findUnreadableTables(c);
       ensurePublication(c);
     } catch (SQLException e) {
       throw classify(e);
@@ -445,11 +449,21 @@ final class PostgresDialect implements SourceDialect {
     p.setProperty(PostgresColumnValues.NAME + ".type", PostgresColumnValues.class.getName());
     p.setProperty("skipped.operations", "none");
     p.setProperty("include.unknown.datatypes", "true");
+    List<String> unreadable = List.copyOf(unreadableTables);
     if (source.tableIncludeList().isEmpty()) {
       p.setProperty("publication.autocreate.mode", "all_tables");
+      if (!unreadable.isEmpty()) {
+        p.setProperty("table.exclude.list", exactRegex(unreadable));
+      }
     } else {
       p.setProperty("publication.autocreate.mode", publicationMode.debeziumName);
-      p.setProperty("table.include.list", includeRegex(publishedPatterns()));
+      String include = includeRegex(publishedPatterns());
+      if (!unreadable.isEmpty()) {
+        // each include pattern behind a negative lookahead: Debezium takes one list, not two
+        String notUnreadable = "(?!(?:" + String.join("|", quoted(unreadable)) + ")$)";
+        include = notUnreadable + include.replace(",", "," + notUnreadable);
+      }
+      p.setProperty("table.include.list", include);
     }
     if (!settings.heartbeatInterval().isZero()) {
       p.setProperty(
@@ -487,7 +501,8 @@ final class PostgresDialect implements SourceDialect {
       return; // FOR ALL TABLES: Debezium's, new tables included
     }
     PostgresPublication.Decision d =
-        PostgresPublication.ensure(c, source.publicationName(), publishedPatterns());
+        PostgresPublication.ensure(
+            c, source.publicationName(), publishedPatterns(), unreadableTables);
     publicationMode = d.mode();
     if (d.schemasMissed()) {
       LOG.warn(
@@ -502,6 +517,57 @@ final class PostgresDialect implements SourceDialect {
           settings.agentName(),
           source.publicationName());
     }
+  }
+
+  /**
+   * Finds the captured tables Debezium refuses to read, which would stop the whole database's
+   * capture (Debezium 3.5 stops its connector on a table with two columns whose names differ only
+   * by case); they are left out of the capture, each with an error naming the table and columns,
+   * and the rest replicates. (A table that gains such columns while the agent runs stops the log
+   * reader at that point of the log for good: pgoutput decodes with the catalog of that time, so
+   * leaving the table out of the publication later does not get past it.)
+   */
+  private void findUnreadableTables(Connection c) throws SQLException {
+    List<String> found = new ArrayList<>();
+    java.util.regex.Pattern included =
+        source.tableIncludeList().isEmpty()
+            ? null
+            : java.util.regex.Pattern.compile(
+                String.join("|", includeRegex(source.tableIncludeList()).split(",")));
+    try (Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT n.nspname, k.relname, string_agg(quote_ident(a.attname), ', '"
+                    + " ORDER BY a.attnum) FROM pg_attribute a JOIN pg_class k"
+                    + " ON k.oid = a.attrelid JOIN pg_namespace n ON n.oid = k.relnamespace"
+                    + " WHERE a.attnum > 0 AND NOT a.attisdropped AND k.relkind IN ('r', 'p')"
+                    + " AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
+                    + " GROUP BY n.nspname, k.relname, lower(a.attname) HAVING count(*) > 1")) {
+      while (r.next()) {
+        String table = r.getString(1) + "." + r.getString(2);
+        if (included != null && !included.matcher(table).matches()) {
+          continue;
+        }
+        found.add(table);
+        LOG.error(
+            "agent {}: table {} is not replicated: its columns {} differ only by case, and"
+                + " Debezium cannot read such a table (rename one of them; the agent's next"
+                + " session then captures the table again, from that point on)",
+            settings.agentName(),
+            table,
+            r.getString(3));
+      }
+    }
+    unreadableTables = found;
+  }
+
+  /** Debezium's regex list matching exactly the tables {@code schema.table} given. */
+  static String exactRegex(List<String> tables) {
+    return String.join(",", quoted(tables));
+  }
+
+  private static List<String> quoted(List<String> tables) {
+    return tables.stream().map(java.util.regex.Pattern::quote).toList();
   }
 
   /** Debezium's regex list for {@code schema.table} patterns with {@code %} wildcards. */

@@ -58,7 +58,8 @@ final class PostgresPublication {
    * %} = any run) when they are whole schemas and named tables and the user may; otherwise leaves
    * it to Debezium.
    */
-  static Decision ensure(Connection c, String name, List<String> patterns) throws SQLException {
+  static Decision ensure(Connection c, String name, List<String> patterns, List<String> unreadable)
+      throws SQLException {
     Set<String> schemas = new LinkedHashSet<>();
     List<String[]> tables = new ArrayList<>();
     for (String p : patterns) {
@@ -79,6 +80,13 @@ final class PostgresPublication {
     }
     if (schemas.isEmpty()) {
       return filtered("no table pattern names a whole schema (schema.%)", false);
+    }
+    for (String t : unreadable) {
+      if (schemas.contains(t.substring(0, t.indexOf('.')))) {
+        // A schema publication cannot leave one table out, and pgoutput sends every published
+        // table's columns, which Debezium refuses for this one.
+        return filtered("table " + t + " in one of those schemas cannot be read", true);
+      }
     }
     try (Statement s = c.createStatement();
         ResultSet r =
