@@ -227,6 +227,11 @@ final class CopyBinaryEncoder extends EncodedRows {
       expect(k, Kind.FLOAT4, v);
       putInt(4);
       putInt(Float.floatToRawIntBits(f.value()));
+    } else if (v instanceof Value.NonFinite n) {
+      nonFinite(k, n);
+    } else if (v instanceof Value.Native n && kinds[k] == Kind.TEXT) {
+      byte[] b = n.text().getBytes(StandardCharsets.UTF_8);
+      putBytes(b, 0, b.length);
     } else if (v instanceof Value.Uuid u) {
       expect(k, Kind.UUID, v);
       putInt(16);
@@ -234,6 +239,40 @@ final class CopyBinaryEncoder extends EncodedRows {
       putLong(u.value().getLeastSignificantBits());
     } else {
       throw unencodable(k, v.getClass().getSimpleName());
+    }
+  }
+
+  /**
+   * NaN and ±infinity in PostgreSQL's binary forms: a numeric header with sign 0xC000 (NaN), 0xD000
+   * (+infinity) or 0xF000 (-infinity) and no digits; a date of {@code Integer.MAX_VALUE} or {@code
+   * MIN_VALUE}; a timestamp of {@code Long.MAX_VALUE} or {@code MIN_VALUE} microseconds.
+   */
+  private void nonFinite(int k, Value.NonFinite n) {
+    boolean positive = n.bound() == Value.NonFinite.Bound.POSITIVE_INFINITY;
+    switch (n.domain()) {
+      case DEC -> {
+        expect(k, Kind.NUMERIC, n);
+        putInt(8);
+        putShort(0);
+        putShort(0);
+        putShort(n.bound() == Value.NonFinite.Bound.NAN ? 0xC000 : positive ? 0xD000 : 0xF000);
+        putShort(0);
+      }
+      case DATE -> {
+        expect(k, Kind.DATE, n);
+        putInt(4);
+        putInt(positive ? Integer.MAX_VALUE : Integer.MIN_VALUE);
+      }
+      case TS -> {
+        expect(k, Kind.TIMESTAMP, n);
+        putInt(8);
+        putLong(positive ? Long.MAX_VALUE : Long.MIN_VALUE);
+      }
+      case TSTZ -> {
+        expect(k, Kind.TIMESTAMPTZ, n);
+        putInt(8);
+        putLong(positive ? Long.MAX_VALUE : Long.MIN_VALUE);
+      }
     }
   }
 

@@ -128,6 +128,10 @@ final class LoadDataStream extends InputStream {
       dateTime(sb, LocalDateTime.ofInstant(t.value().toInstant(), ZoneOffset.UTC));
     } else if (v instanceof Value.Uuid u) {
       sb.append(u.value());
+    } else if (v instanceof Value.Native || v instanceof Value.NonFinite) {
+      // Whether the column takes it is decided with the column's type at hand: the statement path.
+      throw new IllegalArgumentException(
+          "value " + v + " is not loaded in bulk (the group is applied statement by statement)");
     } else {
       throw new IllegalArgumentException("value " + v + " cannot be loaded");
     }

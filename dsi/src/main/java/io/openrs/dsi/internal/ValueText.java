@@ -54,6 +54,10 @@ final class ValueText {
       s = "tstz " + t.value();
     } else if (v instanceof Value.Uuid u) {
       s = "uuid " + u.value();
+    } else if (v instanceof Value.NonFinite n) {
+      s = n.typeName() + " " + n.sqlText();
+    } else if (v instanceof Value.Native n) {
+      s = "native " + n.dialect() + " " + quote(n.type()) + " " + quote(n.text());
     } else {
       s = String.valueOf(v);
     }
