@@ -30,9 +30,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * HVAR's binary COPY loads exactly what its text COPY loads: random rows of every column type the
- * binary encoder writes, extremes included, go into one table through {@link CopyTextEncoder} and
- * into two more through {@link CopyBinaryEncoder} (from values and read in place from packed LTL),
- * on real PostgreSQL; the three tables then hold the same rows, compared as their text.
+ * binary encoder writes, extremes included (NaN and ±Infinity of numeric, ±infinity of dates and
+ * timestamps), go into one table through {@link CopyTextEncoder} and into two more through {@link
+ * CopyBinaryEncoder} (from values and read in place from packed LTL), on real PostgreSQL; the three
+ * tables then hold the same rows, compared as their text.
  */
 class CopyBinaryEncoderIT {
 
@@ -174,18 +175,39 @@ class CopyBinaryEncoderIT {
       orNull(r, new Value.Float32(r.nextInt(6) == 0 ? Float.NaN : (float) r.nextGaussian() * 1e6f)),
       orNull(r, new Value.Float64(r.nextInt(6) == 0 ? -0.0 : r.nextGaussian() * 1e300)),
       orNull(r, new Value.Uuid(new UUID(r.nextLong(), r.nextLong()))),
-      orNull(r, new Value.Date(date(r))),
-      orNull(r, new Value.Timestamp(LocalDateTime.of(date(r), time(r)))),
+      orNull(r, nonFiniteOr(r, Value.NonFinite.Domain.DATE, new Value.Date(date(r)))),
       orNull(
           r,
-          new Value.TimestampTz(
-              OffsetDateTime.of(
-                  LocalDateTime.of(date(r), time(r)),
-                  ZoneOffset.ofTotalSeconds((r.nextInt(49) - 24) * 1800)))),
-      orNull(r, decimal(r, true)),
+          nonFiniteOr(
+              r,
+              Value.NonFinite.Domain.TS,
+              new Value.Timestamp(LocalDateTime.of(date(r), time(r))))),
+      orNull(
+          r,
+          nonFiniteOr(
+              r,
+              Value.NonFinite.Domain.TSTZ,
+              new Value.TimestampTz(
+                  OffsetDateTime.of(
+                      LocalDateTime.of(date(r), time(r)),
+                      ZoneOffset.ofTotalSeconds((r.nextInt(49) - 24) * 1800))))),
+      orNull(r, nonFiniteOr(r, Value.NonFinite.Domain.DEC, decimal(r, true))),
       orNull(r, decimal(r, false)),
       orNull(r, r.nextBoolean() ? new Value.Int64(r.nextLong()) : new Value.Int32(r.nextInt())),
     };
+  }
+
+  /** Now and then NaN (decimals) or an infinity of {@code domain} instead of {@code v}. */
+  private static Value nonFiniteOr(Random r, Value.NonFinite.Domain domain, Value v) {
+    if (r.nextInt(12) != 0) {
+      return v;
+    }
+    Value.NonFinite.Bound[] bounds = Value.NonFinite.Bound.values();
+    Value.NonFinite.Bound b = bounds[r.nextInt(bounds.length)];
+    if (b == Value.NonFinite.Bound.NAN && domain != Value.NonFinite.Domain.DEC) {
+      b = Value.NonFinite.Bound.POSITIVE_INFINITY;
+    }
+    return new Value.NonFinite(domain, b);
   }
 
   private static Value orNull(Random r, Value v) {
