@@ -43,6 +43,56 @@ class DialectSqlTest {
   private final Dialect pg = Dialect.forName("postgresql");
   private final Dialect maria = Dialect.forName("mysql");
 
+  private static TableMeta identityAndDeferrable() {
+    return new TableMeta(
+        new TableName("s", "t"),
+        List.of(new ColumnMeta("id", "int8", false), new ColumnMeta("v", "text", true)),
+        List.of("id"),
+        List.of(),
+        List.of("id"),
+        true,
+        true);
+  }
+
+  @Test
+  void anAlwaysIdentityTableTakesTheOriginsValuesAndOthersAreUnchanged() {
+    TableMeta t = identityAndDeferrable();
+    assertThat(pg.insert(t, List.of("id", "v")))
+        .isEqualTo("INSERT INTO \"s\".\"t\" (\"id\", \"v\") OVERRIDING SYSTEM VALUE VALUES (?, ?)");
+    assertThat(pg.bulkInsertSelect(t, "w", List.of("id", "v")))
+        .contains(") OVERRIDING SYSTEM VALUE SELECT ");
+    assertThat(pg.upsert(t, List.of("id", "v")))
+        .contains("OVERRIDING SYSTEM VALUE VALUES (?, ?) ON CONFLICT");
+    assertThat(pg.insert(keyed(), List.of("id"))).doesNotContain("OVERRIDING");
+    assertThat(maria.insert(t, List.of("id", "v"))).doesNotContain("OVERRIDING");
+  }
+
+  @Test
+  void aDeferrableKeyFindsTheRowTheTransactionHasNotWritten() {
+    assertThat(pg.update(identityAndDeferrable(), List.of("v"), List.of("id"), true))
+        .isEqualTo(
+            "UPDATE \"s\".\"t\" SET \"v\" = ? WHERE ctid = (SELECT ctid FROM \"s\".\"t\""
+                + " WHERE \"id\" = ? ORDER BY age(xmin) <= 0 LIMIT 1)");
+    assertThat(pg.deferConstraintsStatement()).contains("SET CONSTRAINTS ALL DEFERRED");
+    assertThat(maria.deferConstraintsStatement()).isEmpty();
+    assertThat(pg.bulkRestriction(identityAndDeferrable())).isPresent();
+  }
+
+  @Test
+  void tablesTruncatedTogetherAreOneStatementOnPostgresAndChildrenFirstOnMariaDb() {
+    TableMeta child =
+        new TableMeta(new TableName("s", "child"), keyed().columns(), List.of(), List.of());
+    TableMeta parent =
+        new TableMeta(new TableName("s", "parent"), keyed().columns(), List.of(), List.of());
+    assertThat(pg.truncate(List.of(child, parent)))
+        .containsExactly("TRUNCATE TABLE \"s\".\"child\", \"s\".\"parent\"");
+    assertThat(maria.truncate(List.of(child, parent)))
+        .containsExactly("DELETE FROM `s`.`child`", "DELETE FROM `s`.`parent`");
+    assertThat(pg.replicaModeStatement(true))
+        .isEqualTo("SET SESSION session_replication_role = replica");
+    assertThat(maria.replicaModeStatement(true)).isEqualTo("SET SESSION foreign_key_checks = 0");
+  }
+
   @Test
   void identifiersAreQuotedWithTheirQuotesDoubled() {
     assertThat(pg.qualified(T)).isEqualTo("\"Sales\".\"Order \"\"Lines\"\"\"");
