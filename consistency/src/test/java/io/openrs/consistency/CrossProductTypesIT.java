@@ -109,20 +109,21 @@ class CrossProductTypesIT {
                     "CREATE TABLE %s.types (id int PRIMARY KEY, bo boolean, tu tinyint unsigned,"
                         + " bu bigint unsigned, yr year, d decimal(10,3), dt datetime(6),"
                         + " ts timestamp(6) NULL, tm time(6), js json, e enum('a','b'), bl blob,"
-                        + " tx text)"))
+                        + " tx text, b9 bit(9), zd date)"))
             .extraTables(
                 Kind.POSTGRESQL,
                 List.of(
                     "CREATE TABLE %s.types (id int PRIMARY KEY, bo boolean, tu smallint,"
                         + " bu numeric(20), yr smallint, d numeric(10,3), dt timestamp(6),"
-                        + " ts timestamptz, tm time, js jsonb, e text, bl bytea, tx text)"));
+                        + " ts timestamptz, tm time, js jsonb, e text, bl bytea, tx text,"
+                        + " b9 bytea, zd date)"));
     try (Pipeline p = Pipeline.start(dir, spec)) {
       p.primary()
           .exec(
               ("INSERT INTO %s.types VALUES (1, true, 255, 18446744073709551615, 2155, -1.500,"
                       + " '9999-12-31 23:59:59.999999', '2038-01-19 03:14:07.5',"
                       + " '23:59:59.999999', '{\"a\": [1, 2.5]}', 'b', x'00ff',"
-                      + " 'x\u00e9\uD83D\uDE00')")
+                      + " 'x\u00e9\uD83D\uDE00', b'100000011', '2026-01-02')")
                   .replace("%s", p.primary().schema()),
               ("INSERT INTO %s.types (id, bo) VALUES (2, false)")
                   .replace("%s", p.primary().schema()));
@@ -132,7 +133,8 @@ class CrossProductTypesIT {
           row(
               r,
               "SELECT bo::text, tu::text, bu::text, yr::text, d::text, dt::text,"
-                  + " (ts AT TIME ZONE 'UTC')::text AS ts, tm::text, js::text, e, bl::text, tx"
+                  + " (ts AT TIME ZONE 'UTC')::text AS ts, tm::text, js::text, e, bl::text, tx,"
+                  + " b9::text, zd::text"
                   + " FROM %s.types WHERE id = 1");
       assertThat(row1)
           .containsEntry("bo", "true")
@@ -146,7 +148,9 @@ class CrossProductTypesIT {
           .containsEntry("js", "{\"a\": [1, 2.5]}")
           .containsEntry("e", "b")
           .containsEntry("bl", "\\x00ff")
-          .containsEntry("tx", "x\u00e9\uD83D\uDE00");
+          .containsEntry("tx", "x\u00e9\uD83D\uDE00")
+          .containsEntry("b9", "\\x0103")
+          .containsEntry("zd", "2026-01-02");
       assertThat(row(r, "SELECT bo::text FROM %s.types WHERE id = 2")).containsEntry("bo", "false");
       p.stop();
     }

@@ -212,7 +212,7 @@ public final class ValueConverter {
       case JSON:
         return new Value.Json((String) value);
       case BITS:
-        return new Value.Binary(bytes(value));
+        return new Value.Binary(mostSignificantFirst(bytes(value)));
       case YEAR:
         return new Value.Int32(((Number) value).intValue());
       default:
@@ -238,6 +238,18 @@ public final class ValueConverter {
     long seconds = Math.floorDiv(micros, 1_000_000L);
     long nanos = Math.floorMod(micros, 1_000_000L) * 1000L;
     return LocalDateTime.ofInstant(Instant.ofEpochSecond(seconds, nanos), ZoneOffset.UTC);
+  }
+
+  /**
+   * A bit string's bytes most significant first, as MariaDB shows and stores them: Debezium's
+   * {@code io.debezium.data.Bits} holds them least significant first.
+   */
+  private static byte[] mostSignificantFirst(byte[] littleEndian) {
+    byte[] out = new byte[littleEndian.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = littleEndian[littleEndian.length - 1 - i];
+    }
+    return out;
   }
 
   static byte[] bytes(Object value) {

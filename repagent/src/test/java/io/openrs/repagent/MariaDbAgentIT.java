@@ -91,6 +91,30 @@ class MariaDbAgentIT {
     return m;
   }
 
+  /**
+   * A bit string arrives as its bytes most significant first, as MariaDB shows it ({@code HEX()})
+   * and as a binary column holds it (Debezium hands the agent its bits least significant byte
+   * first).
+   */
+  @Test
+  void bitStringsArriveMostSignificantByteFirst() throws Exception {
+    TestMariaDb.exec(
+        "CREATE TABLE " + t("bits") + " (id int PRIMARY KEY, b9 bit(9), b64 bit(64), b3 bit(3))");
+    startStreaming(Map.of());
+    TestMariaDb.exec(
+        "INSERT INTO "
+            + t("bits")
+            + " VALUES (1, b'100000011', x'0102030405060708', b'101'), (2, b'000000001', 0, 0)");
+    awaitOutbound(() -> changesAfterMarker().size() == 2);
+    Map<String, Value> r1 = byName(((LtlCommand.Insert) changesAfterMarker().get(0)).after());
+    Map<String, Value> r2 = byName(((LtlCommand.Insert) changesAfterMarker().get(1)).after());
+    assertThat(r1.get("b9")).isEqualTo(new Value.Binary(new byte[] {1, 3}));
+    assertThat(r1.get("b64")).isEqualTo(new Value.Binary(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
+    assertThat(r1.get("b3")).isEqualTo(new Value.Binary(new byte[] {5}));
+    assertThat(r2.get("b9")).isEqualTo(new Value.Binary(new byte[] {0, 1}));
+    assertThat(r2.get("b64")).isEqualTo(new Value.Binary(new byte[8]));
+  }
+
   @Test
   void everyTypeArrivesWithItsExactValue() throws Exception {
     TestMariaDb.exec(
