@@ -40,6 +40,10 @@ final class MariaDbDialect implements SourceDialect {
   static final int PREFIX_BYTES = 12;
 
   private final AgentSettings settings;
+
+  /** Whether the zero-date check ran (once per agent, not per session). */
+  private volatile boolean zeroDatesChecked;
+
   private final AgentSettings.SourceSettings source;
 
   MariaDbDialect(AgentSettings settings) {
@@ -171,6 +175,7 @@ final class MariaDbDialect implements SourceDialect {
                   + problem.get());
         }
       }
+      warnOfZeroDates(s);
       if (!settings.heartbeatInterval().isZero() && !heartbeatTableExists(c)) {
         // Only when missing: MariaDB writes even a no-op CREATE ... IF NOT EXISTS to the binlog.
         try {
@@ -198,6 +203,43 @@ final class MariaDbDialect implements SourceDialect {
       throw new AgentException(
           AgentException.Code.SOURCE_UNAVAILABLE, "checking the primary: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Warns once, at the first start, when the primary's global sql_mode lets sessions store zero
+   * dates ({@code 0000-00-00}, {@code 2026-00-10}): Debezium's binlog reader delivers such a value
+   * as NULL, or as 1970-01-01 in a NOT NULL column, so the replicate would not hold what the
+   * primary holds. A session can still set its own sql_mode; the warning names the global one.
+   */
+  private void warnOfZeroDates(Statement s) throws SQLException {
+    if (zeroDatesChecked) {
+      return;
+    }
+    zeroDatesChecked = true;
+    try (ResultSet r = s.executeQuery("SELECT @@GLOBAL.sql_mode")) {
+      r.next();
+      String mode = r.getString(1) == null ? "" : r.getString(1);
+      if (allowsZeroDates(mode)) {
+        LOG.warn(
+            "agent {}: the primary's sql_mode '{}' lets it store zero dates; the log reader"
+                + " delivers a zero date as NULL (1970-01-01 in a NOT NULL column), so such rows"
+                + " would differ at the replicate: add STRICT_TRANS_TABLES, NO_ZERO_DATE and"
+                + " NO_ZERO_IN_DATE to its sql_mode",
+            settings.agentName(),
+            mode);
+      }
+    }
+  }
+
+  /** Whether a session in {@code sqlMode} may store a zero date or a date with a zero part. */
+  static boolean allowsZeroDates(String sqlMode) {
+    java.util.Set<String> flags =
+        new java.util.HashSet<>(
+            java.util.Arrays.asList(sqlMode.toUpperCase(java.util.Locale.ROOT).split("\\s*,\\s*")));
+    boolean strict = flags.contains("STRICT_TRANS_TABLES") || flags.contains("STRICT_ALL_TABLES");
+    boolean traditional = flags.contains("TRADITIONAL");
+    return !traditional
+        && !(strict && flags.contains("NO_ZERO_DATE") && flags.contains("NO_ZERO_IN_DATE"));
   }
 
   /**

@@ -40,4 +40,20 @@ class MariaDbSetupCheckTest {
     assertThat(MariaDbDialect.prefix("mysql-bin.000002", 4L))
         .containsExactly(0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 4);
   }
+
+  @Test
+  void zeroDatesAreAllowedUnlessStrictWithBothNoZeroFlags() {
+    assertThat(
+            MariaDbDialect.allowsZeroDates(
+                "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,"
+                    + "NO_ENGINE_SUBSTITUTION"))
+        .isTrue();
+    assertThat(MariaDbDialect.allowsZeroDates("")).isTrue();
+    assertThat(MariaDbDialect.allowsZeroDates("NO_ZERO_DATE,NO_ZERO_IN_DATE")).isTrue();
+    assertThat(MariaDbDialect.allowsZeroDates("STRICT_TRANS_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE"))
+        .isFalse();
+    assertThat(MariaDbDialect.allowsZeroDates("strict_all_tables, no_zero_in_date,no_zero_date"))
+        .isFalse();
+    assertThat(MariaDbDialect.allowsZeroDates("TRADITIONAL")).isFalse();
+  }
 }
