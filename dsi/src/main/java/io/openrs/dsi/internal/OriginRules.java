@@ -36,7 +36,11 @@ final class OriginRules {
     this.keepTriggers = keepTriggers;
   }
 
-  /** True if transactions of {@code origin} are applied with the replicate's own rules off. */
+  /**
+   * True if transactions of {@code origin} are applied with the replicate's own rules off.
+   *
+   * @throws IllegalStateException if the origin's profile cannot be read (the DSI stops)
+   */
   boolean replicaMode(int origin) {
     if (!keepTriggers) {
       return true;
@@ -54,8 +58,9 @@ final class OriginRules {
     try {
       p = profiles.profile(origin);
     } catch (RuntimeException e) {
-      LOG.warn("{}: the profile of origin {} could not be read", name, origin, e);
-      p = Optional.empty();
+      // not guessed (nor remembered): the wrong mode would apply cascades or triggers twice
+      throw new IllegalStateException(
+          "the profile of origin " + origin + " could not be read: " + e.getMessage(), e);
     }
     if (p.isEmpty()) {
       LOG.info(
