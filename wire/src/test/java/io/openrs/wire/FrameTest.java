@@ -143,10 +143,11 @@ class FrameTest {
 
   @Test
   void versionNegotiationPicksTheHighestSharedVersion() {
-    assertThat(WireProtocol.VERSION).isEqualTo(1);
+    assertThat(WireProtocol.VERSION).isEqualTo(2);
     assertThat(WireProtocol.negotiate(1, 1)).isEqualTo(OptionalInt.of(1));
-    assertThat(WireProtocol.negotiate(1, 5)).isEqualTo(OptionalInt.of(1));
-    assertThat(WireProtocol.negotiate(2, 3)).isEmpty();
+    assertThat(WireProtocol.negotiate(1, 5)).isEqualTo(OptionalInt.of(2));
+    assertThat(WireProtocol.negotiate(2, 2)).isEqualTo(OptionalInt.of(2));
+    assertThat(WireProtocol.negotiate(3, 4)).isEmpty();
   }
 
   @Test
