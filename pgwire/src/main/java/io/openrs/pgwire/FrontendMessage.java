@@ -28,6 +28,15 @@ interface FrontendMessage {
    */
   record BadEncoding(char type, String message) implements FrontendMessage {}
 
+  /**
+   * A Query, Parse or Bind longer than the statement limit: its body was skipped as it arrived,
+   * never buffered; an ordinary error (54000) for that message, the stream itself is fine.
+   *
+   * @param bodyBytes the message's length without the type byte and the length field
+   * @param limitBytes the statement limit it exceeded
+   */
+  record TooLong(char type, long bodyBytes, int limitBytes) implements FrontendMessage {}
+
   /** 'Q' Query. */
   record Query(String sql) implements FrontendMessage {}
 

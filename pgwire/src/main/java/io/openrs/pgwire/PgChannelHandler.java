@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
  * The bridge between a channel's event loop and its {@link PgConnection}: hands each decoded
  * message to the connection's {@link SerialExecutor}, stops reading while more than {@link
  * #PAUSE_READ_BYTES} of messages wait for the worker (and resumes below {@link
- * #RESUME_READ_BYTES}), closes connections that do not log in within the authentication timeout,
- * and tells the connection when the channel becomes writable or goes away. One per channel; runs on
- * its event loop.
+ * #RESUME_READ_BYTES}), counts the connection as unauthenticated until it logs in (closing the
+ * oldest such connection when there are too many), closes connections that do not log in within the
+ * authentication timeout, and tells the connection when the channel becomes writable or goes away.
+ * One per channel; runs on its event loop.
  */
 final class PgChannelHandler extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(PgChannelHandler.class);
@@ -44,13 +45,28 @@ final class PgChannelHandler extends ChannelInboundHandlerAdapter {
     Channel channel = ctx.channel();
     connection = new PgConnection(server, channel);
     executor = new SerialExecutor(server.workers);
+    Channel evicted = server.admitUnauthenticated(channel);
+    if (evicted != null) {
+      server.limitedLog.info(
+          "unauthenticated-limit",
+          "more than {} connections not logged in yet: closing the oldest, from {}",
+          server.settings.maxUnauthenticated(),
+          evicted.remoteAddress());
+      PgChannelHandler other = evicted.pipeline().get(PgChannelHandler.class);
+      if (other != null) {
+        other.evict();
+      } else {
+        evicted.close();
+      }
+    }
     long timeoutMillis = server.settings.authenticationTimeout().toMillis();
     authenticationTimeout =
         ctx.executor()
             .schedule(
                 () -> {
                   if (!connection.authenticated()) {
-                    log.info(
+                    server.limitedLog.info(
+                        "authentication-timeout",
                         "closing connection from {}: no login within {} ms",
                         channel.remoteAddress(),
                         timeoutMillis);
@@ -60,6 +76,11 @@ final class PgChannelHandler extends ChannelInboundHandlerAdapter {
                 timeoutMillis,
                 TimeUnit.MILLISECONDS);
     super.channelActive(ctx);
+  }
+
+  /** Another connection needs this one's unauthenticated place: refuse and close (any thread). */
+  void evict() {
+    executor.execute(connection::evicted);
   }
 
   @Override
@@ -104,6 +125,7 @@ final class PgChannelHandler extends ChannelInboundHandlerAdapter {
     if (authenticationTimeout != null) {
       authenticationTimeout.cancel(false);
     }
+    server.leaveUnauthenticated(ctx.channel());
     connection.output().writabilityChanged();
     executor.execute(connection::closed);
     super.channelInactive(ctx);

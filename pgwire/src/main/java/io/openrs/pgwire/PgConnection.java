@@ -4,8 +4,11 @@ import io.netty.channel.Channel;
 import io.openrs.pgwire.FrontendMessage.Query;
 import io.openrs.pgwire.FrontendMessage.Startup;
 import io.openrs.pgwire.LocalStatements.TransactionState;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -185,6 +188,15 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
         transaction.failed();
         extended.failed();
       }
+    } else if (m instanceof FrontendMessage.TooLong) {
+      FrontendMessage.TooLong tooLong = (FrontendMessage.TooLong) m;
+      sendError(statementTooLong(tooLong), 0);
+      if (tooLong.type() == 'Q') {
+        readyForQuery();
+      } else {
+        transaction.failed();
+        extended.failed();
+      }
     } else if (m instanceof FrontendMessage.FunctionCall) {
       sendError(
           new PgException(
@@ -197,6 +209,28 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
       throw new PgException(
           PgSqlState.PROTOCOL_VIOLATION, "unexpected message " + m.getClass().getSimpleName());
     }
+  }
+
+  private PgException statementTooLong(FrontendMessage.TooLong m) {
+    String kind = m.type() == 'Q' ? "query" : m.type() == 'P' ? "Parse message" : "Bind message";
+    server.limitedLog.info(
+        "statement-too-long",
+        "session {}: refused a {} of {} bytes (statement limit {} bytes)",
+        session,
+        kind,
+        m.bodyBytes(),
+        m.limitBytes());
+    return new PgException(
+        PgSqlState.PROGRAM_LIMIT_EXCEEDED,
+        kind
+            + " of "
+            + m.bodyBytes()
+            + " bytes is longer than the statement limit of "
+            + m.limitBytes()
+            + " bytes",
+        0,
+        "the limit is the server parameter admin_max_statement_bytes; send smaller statements",
+        null);
   }
 
   // ---- startup and authentication ------------------------------------------------------------
@@ -219,6 +253,7 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
           PgSqlState.INVALID_AUTHORIZATION_SPECIFICATION,
           "no PostgreSQL user name specified in startup packet");
     }
+    refuseWhileThrottled();
     database = s.parameters().getOrDefault("database", "");
     if (database.isEmpty()) {
       database = userName;
@@ -236,10 +271,6 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
           "connect with sslmode=require",
           null);
     }
-    if (!server.acquireSlot()) {
-      throw new PgException(PgSqlState.TOO_MANY_CONNECTIONS, "sorry, too many clients already");
-    }
-    slot = true;
     Optional<PgUser> found = server.backend.user(userName);
     Optional<PgScram.Verifier> verifier =
         found.flatMap(u -> PgScram.Verifier.parse(u.scramVerifier()));
@@ -257,6 +288,50 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
     out.authenticationSasl(scram.mechanisms());
     out.flush();
     phase = Phase.SASL_INITIAL;
+  }
+
+  /** Refuses the login when the client's address must still wait after failed logins. */
+  private void refuseWhileThrottled() throws PgException {
+    InetAddress address = clientAddress();
+    if (address == null) {
+      return;
+    }
+    Optional<Duration> wait = server.loginThrottle.waitFor(address);
+    if (wait.isEmpty()) {
+      return;
+    }
+    long seconds = LoginThrottle.seconds(wait.get());
+    server.limitedLog.info(
+        "login-backoff",
+        "refused a login of user \"{}\" from {}: too many failed logins, {} s to wait",
+        userName,
+        address.getHostAddress(),
+        seconds);
+    throw new PgException(
+        PgSqlState.INVALID_PASSWORD,
+        "too many failed logins from " + address.getHostAddress() + ", retry in " + seconds + " s",
+        0,
+        "each further failure doubles the wait, up to "
+            + LoginThrottle.MAX_BACKOFF.toSeconds()
+            + " s; a successful login ends it",
+        null);
+  }
+
+  private InetAddress clientAddress() {
+    return channel.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+  }
+
+  /** Another connection took this one's place among those not logged in yet. */
+  void evicted() {
+    if (authenticated || phase == Phase.CLOSED) {
+      return;
+    }
+    fatal(
+        new PgException(
+            PgSqlState.TOO_MANY_CONNECTIONS,
+            "too many connections are logging in at once (at most "
+                + server.settings.maxUnauthenticated()
+                + "); this one waited longest"));
   }
 
   private static boolean isOff(String value) {
@@ -301,6 +376,7 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
   }
 
   private void saslResponse(byte[] body) throws PgException {
+    refuseWhileThrottled();
     byte[] serverFinal;
     try {
       serverFinal = scram.clientFinal(body);
@@ -314,6 +390,20 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
           PgSqlState.INVALID_AUTHORIZATION_SPECIFICATION,
           "role \"" + userName + "\" is not permitted to log in");
     }
+    InetAddress address = clientAddress();
+    if (address != null) {
+      server.loginThrottle.succeeded(address);
+    }
+    if (!server.acquireSlot()) {
+      server.limitedLog.info(
+          "session-limit",
+          "refused a login of user \"{}\" from {}: {} sessions already",
+          userName,
+          remote(),
+          server.settings.maxConnections());
+      throw new PgException(PgSqlState.TOO_MANY_CONNECTIONS, "sorry, too many clients already");
+    }
+    slot = true;
     out.authenticationSaslFinal(serverFinal);
     out.authenticationOk();
     login();
@@ -328,7 +418,16 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
     } else {
       why = "wrong password";
     }
-    log.info("authentication of user \"{}\" from {} failed: {}", userName, remote(), why);
+    InetAddress address = clientAddress();
+    if (address != null && e.sqlState().equals(PgSqlState.INVALID_PASSWORD)) {
+      server.loginThrottle.failed(address);
+    }
+    server.limitedLog.info(
+        "authentication-failed",
+        "authentication of user \"{}\" from {} failed: {}",
+        userName,
+        remote(),
+        why);
   }
 
   private void login() throws PgException {
@@ -375,6 +474,7 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
     server.register(this);
     phase = Phase.READY;
     authenticated = true;
+    server.leaveUnauthenticated(channel);
     for (String name : SessionParameters.REPORTED_AT_LOGIN) {
       out.parameterStatus(name, parameters.get(name).orElse(""));
     }

@@ -40,9 +40,13 @@ import java.util.Map;
  *        +----------+--------------+--------------------------------+
  *        | type (u8)| length (i32) | body (length - 4 bytes)        |
  *        +----------+--------------+--------------------------------+
- *  length  = 4 .. maxMessageBytes (settings, default 64 MiB) for Q P B F p d,
+ *  length  = 4 .. maxMessageBytes (settings, default 64 MiB) for Q P B F d,
+ *            4 .. min(maxMessageBytes, MAX_AUTH_TOKEN_BYTES (65535)) for p,
  *            4 .. MAX_SMALL_MESSAGE_BYTES (10000) for D E C f, exactly 4 for S H X c;
  *            checked before any byte of the body is buffered
+ *  Q P B   a body longer than maxStatementBytes (settings, default 1 MiB) is skipped as it
+ *            arrives, never buffered, and handed on as FrontendMessage.TooLong (54000)
+ *  F d     bodies are never used, so always skipped as they arrive
  *  type    = Q P B D E C S H X p F d c f; any other: "invalid frontend message type", FATAL
  *  strings = UTF-8, NUL-terminated inside the body; a body must end exactly where its length says
  * </pre>
@@ -58,6 +62,9 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
   /** Longest body of the small messages (PostgreSQL's PQ_SMALL_MESSAGE_LIMIT). */
   static final int MAX_SMALL_MESSAGE_BYTES = 10000;
 
+  /** Longest password or SASL message body (PostgreSQL's PG_MAX_AUTH_TOKEN_LENGTH). */
+  static final int MAX_AUTH_TOKEN_BYTES = 65535;
+
   static final int SSL_REQUEST_CODE = 80877103;
   static final int GSSENC_REQUEST_CODE = 80877104;
   static final int CANCEL_REQUEST_CODE = 80877102;
@@ -71,7 +78,10 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
 
   private final SslContext sslContext;
   private final int maxMessageBytes;
+  private final int maxStatementBytes;
   private State state = State.STARTUP;
+  private long discardBytes;
+  private FrontendMessage afterDiscard;
   private boolean sslAnswered;
   private boolean gssAnswered;
   private boolean tls;
@@ -80,8 +90,17 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
    * @param sslContext the server's TLS context, or null when TLS is not offered
    */
   PgFrameDecoder(SslContext sslContext, int maxMessageBytes) {
+    this(sslContext, maxMessageBytes, maxMessageBytes);
+  }
+
+  /**
+   * @param sslContext the server's TLS context, or null when TLS is not offered
+   * @param maxStatementBytes longest Query, Parse or Bind body read; a longer one is skipped
+   */
+  PgFrameDecoder(SslContext sslContext, int maxMessageBytes, int maxStatementBytes) {
     this.sslContext = sslContext;
     this.maxMessageBytes = maxMessageBytes;
+    this.maxStatementBytes = maxStatementBytes;
   }
 
   @Override
@@ -93,6 +112,8 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
     try {
       if (state == State.STARTUP) {
         decodeStartup(ctx, in, out);
+      } else if (discardBytes > 0) {
+        discard(in, out);
       } else {
         decodeMessage(in, out);
       }
@@ -225,6 +246,18 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
               + max
               + " allowed)");
     }
+    if (skipsBody(type, length)) {
+      in.skipBytes(5);
+      discardBytes = length - 4L;
+      afterDiscard =
+          type == 'F'
+              ? new FrontendMessage.FunctionCall()
+              : type == 'd'
+                  ? new FrontendMessage.CopyOutsideCopy(type)
+                  : new FrontendMessage.TooLong(type, length - 4L, maxStatementBytes);
+      discard(in, out);
+      return;
+    }
     if (in.readableBytes() < 1 + length) {
       return;
     }
@@ -251,15 +284,36 @@ final class PgFrameDecoder extends ByteToMessageDecoder {
     out.add(new FrontendMessage.Inbound(message, 1 + length));
   }
 
+  /** Whether the body is skipped unread: F and d always, Q P B above the statement limit. */
+  private boolean skipsBody(char type, int length) {
+    if (type == 'F' || type == 'd') {
+      return true;
+    }
+    return (type == 'Q' || type == 'P' || type == 'B') && length - 4L > maxStatementBytes;
+  }
+
+  /** Skips what has arrived of a skipped body; at its end hands on the message that stands in. */
+  private void discard(ByteBuf in, List<Object> out) {
+    int n = (int) Math.min(discardBytes, in.readableBytes());
+    in.skipBytes(n);
+    discardBytes -= n;
+    if (discardBytes == 0) {
+      FrontendMessage message = afterDiscard;
+      afterDiscard = null;
+      out.add(new FrontendMessage.Inbound(message, 5));
+    }
+  }
+
   private int maxLength(char type) throws Malformed {
     switch (type) {
       case 'Q':
       case 'P':
       case 'B':
       case 'F':
-      case 'p':
       case 'd':
         return maxMessageBytes + 4;
+      case 'p':
+        return Math.min(maxMessageBytes, MAX_AUTH_TOKEN_BYTES) + 4;
       case 'D':
       case 'E':
       case 'C':

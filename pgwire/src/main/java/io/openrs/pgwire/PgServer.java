@@ -2,6 +2,9 @@ package io.openrs.pgwire;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -19,6 +22,7 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -72,8 +76,19 @@ public final class PgServer implements AutoCloseable {
    * @throws IOException when the TLS files cannot be read or the address cannot be bound
    */
   public static PgServer start(PgServerSettings settings, PgBackend backend) throws IOException {
+    return start(settings, backend, Clock.systemUTC());
+  }
+
+  /**
+   * Starts listening, with the clock the login backoff and the rate-limited log read.
+   *
+   * @throws IOException when the TLS files cannot be read or the address cannot be bound
+   */
+  public static PgServer start(PgServerSettings settings, PgBackend backend, Clock clock)
+      throws IOException {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(backend, "backend");
+    Objects.requireNonNull(clock, "clock");
     SslContext sslContext = null;
     byte[] channelBinding = null;
     if (settings.tlsEnabled()) {
@@ -100,7 +115,7 @@ public final class PgServer implements AutoCloseable {
     }
     ExecutorService workers = workerPool(settings.maxConnections() + 4);
     PgServerContext context =
-        new PgServerContext(settings, backend, sslContext, channelBinding, workers);
+        new PgServerContext(settings, backend, sslContext, channelBinding, workers, clock);
     EventLoopGroup acceptGroup =
         new NioEventLoopGroup(1, new DefaultThreadFactory("rs-pgwire-accept", true));
     EventLoopGroup ioGroup =
@@ -116,13 +131,17 @@ public final class PgServer implements AutoCloseable {
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.SO_KEEPALIVE, true)
+            .handler(new AcceptErrors(context))
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     channels.add(ch);
                     ch.pipeline()
-                        .addLast("decoder", new PgFrameDecoder(tls, settings.maxMessageBytes()))
+                        .addLast(
+                            "decoder",
+                            new PgFrameDecoder(
+                                tls, settings.maxMessageBytes(), settings.maxStatementBytes()))
                         .addLast("session", new PgChannelHandler(context));
                   }
                 });
@@ -148,11 +167,25 @@ public final class PgServer implements AutoCloseable {
           "cannot listen on " + settings.host() + ":" + settings.port() + ": " + e, e);
     }
     PgServer server = new PgServer(context, acceptGroup, ioGroup, serverChannel, channels);
+    serverChannel
+        .closeFuture()
+        .addListener(
+            f -> {
+              if (!server.closed.get()) {
+                log.error(
+                    "PostgreSQL protocol server on {} stopped listening unexpectedly",
+                    serverChannel.localAddress());
+              }
+            });
     log.info(
-        "PostgreSQL protocol server listening on {} (TLS {}, at most {} sessions)",
+        "PostgreSQL protocol server listening on {} (TLS {}, at most {} sessions and {} connections"
+            + " logging in, {} ms to log in, statements up to {} bytes)",
         serverChannel.localAddress(),
         settings.tlsEnabled() ? (settings.requireTls() ? "required" : "offered") : "off",
-        settings.maxConnections());
+        settings.maxConnections(),
+        settings.maxUnauthenticated(),
+        settings.authenticationTimeout().toMillis(),
+        settings.maxStatementBytes());
     return server;
   }
 
@@ -186,9 +219,35 @@ public final class PgServer implements AutoCloseable {
     return context.sessions();
   }
 
-  /** Connections holding a session slot now (logged in or authenticating). */
+  /** Connections holding a session slot now (logged in). */
   public int connectionCount() {
     return context.slotsInUse();
+  }
+
+  /** Connections accepted and not logged in yet. */
+  public int unauthenticatedCount() {
+    return context.unauthenticatedCount();
+  }
+
+  /**
+   * On the listening channel: an accept that fails (too many open files, an error in a handler) is
+   * logged, once per interval, and the channel keeps listening; Netty's acceptor pauses accepting
+   * for a second after such a failure. Without this handler the failure is only logged by Netty's
+   * pipeline tail, once per accept.
+   */
+  @ChannelHandler.Sharable
+  private static final class AcceptErrors extends ChannelInboundHandlerAdapter {
+    private final PgServerContext context;
+
+    AcceptErrors(PgServerContext context) {
+      this.context = context;
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      context.limitedLog.info(
+          "accept-failed", "accepting a connection on {} failed: {}", ctx.channel(), cause);
+    }
   }
 
   /**

@@ -1,21 +1,27 @@
 package io.openrs.pgwire;
 
+import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslContext;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every connection of one {@link PgServer} shares: settings, backend, TLS context, the worker
- * pool, the session slots and the registry of logged-in sessions (for CancelRequest and {@link
- * PgServer#sessions()}). Thread-safe.
+ * pool, the session slots, the connections not yet logged in, the login throttle, the rate-limited
+ * log and the registry of logged-in sessions (for CancelRequest and {@link PgServer#sessions()}).
+ * Thread-safe.
  */
 final class PgServerContext {
   final PgServerSettings settings;
@@ -23,12 +29,18 @@ final class PgServerContext {
   final SslContext sslContext;
   final byte[] channelBindingData;
   final ExecutorService workers;
+  final Clock clock;
+  final LoginThrottle loginThrottle;
+  final RateLimitedLog limitedLog;
 
   private final SecureRandom random = new SecureRandom();
   private final byte[] mockSecret = new byte[32];
   private final AtomicInteger nextProcessId = new AtomicInteger(1000);
   private final AtomicInteger slotsInUse = new AtomicInteger();
   private final ConcurrentMap<Integer, PgConnection> sessions = new ConcurrentHashMap<>();
+
+  /** Connections from accept until login or close, oldest first; guarded by itself. */
+  private final LinkedHashSet<Channel> unauthenticated = new LinkedHashSet<>();
 
   /**
    * @param sslContext null when TLS is not offered
@@ -39,12 +51,16 @@ final class PgServerContext {
       PgBackend backend,
       SslContext sslContext,
       byte[] channelBindingData,
-      ExecutorService workers) {
+      ExecutorService workers,
+      Clock clock) {
     this.settings = settings;
     this.backend = backend;
     this.sslContext = sslContext;
     this.channelBindingData = channelBindingData;
     this.workers = workers;
+    this.clock = clock;
+    this.loginThrottle = new LoginThrottle(settings.maxLoginFailures(), clock);
+    this.limitedLog = new RateLimitedLog(LoggerFactory.getLogger(PgServer.class), clock);
     random.nextBytes(mockSecret);
   }
 
@@ -67,6 +83,39 @@ final class PgServerContext {
 
   int slotsInUse() {
     return slotsInUse.get();
+  }
+
+  /**
+   * Counts a new connection as not yet logged in. When that makes more than {@code
+   * maxUnauthenticated}, the oldest of them is taken out of the count and returned, for the caller
+   * to close: a flood of silent sockets then cannot keep a client that authenticates promptly out.
+   *
+   * @return the connection to close, or null
+   */
+  Channel admitUnauthenticated(Channel channel) {
+    synchronized (unauthenticated) {
+      unauthenticated.add(channel);
+      if (unauthenticated.size() <= settings.maxUnauthenticated()) {
+        return null;
+      }
+      Iterator<Channel> oldest = unauthenticated.iterator();
+      Channel evicted = oldest.next();
+      oldest.remove();
+      return evicted;
+    }
+  }
+
+  /** The connection logged in or went away: it no longer counts as unauthenticated. */
+  void leaveUnauthenticated(Channel channel) {
+    synchronized (unauthenticated) {
+      unauthenticated.remove(channel);
+    }
+  }
+
+  int unauthenticatedCount() {
+    synchronized (unauthenticated) {
+      return unauthenticated.size();
+    }
   }
 
   int newProcessId() {

@@ -18,8 +18,8 @@ import java.util.Optional;
  * @param tlsPrivateKeyPem PEM file with the certificate's unencrypted PKCS#8 private key ({@code
  *     BEGIN PRIVATE KEY}, what {@code openssl req -newkey ... -nodes} writes); given iff the
  *     certificate is
- * @param maxConnections sessions at most (counted from the startup message on); one more gets
- *     {@code 53300 sorry, too many clients already}
+ * @param maxConnections sessions at most (counted from a successful login on, so connections still
+ *     authenticating never take one); one more gets {@code 53300 sorry, too many clients already}
  * @param serverVersion reported as {@code server_version}; must start with PostgreSQL's {@code
  *     <major>.<minor>} (clients parse it), e.g. {@code "15.0 (openrs 0.1)"}
  * @param requireTls refuse sessions that did not switch to TLS (28000); needs a certificate
@@ -27,6 +27,16 @@ import java.util.Optional;
  *     one is refused (08P01) before any of it is buffered
  * @param authenticationTimeout a connection must finish startup and authentication within this
  *     (PostgreSQL's {@code authentication_timeout}), or it is closed
+ * @param maxStatementBytes largest Query, Parse or Bind message body (the SQL text and its
+ *     parameter values); a longer one is skipped as it arrives, never buffered, and answered {@code
+ *     54000 program_limit_exceeded}; the session stays usable. Above {@code maxMessageBytes} the
+ *     message limit wins (08P01, the connection is closed).
+ * @param maxUnauthenticated connections at most that have not logged in yet (from accept to
+ *     authentication), counted apart from {@code maxConnections}; one more is answered {@code
+ *     53300} and closed at once
+ * @param maxLoginFailures failed logins in a row from one client address before that address must
+ *     wait (1 s, doubling per further failure, at most {@link LoginThrottle#MAX_BACKOFF}); 0 turns
+ *     the backoff off
  */
 public record PgServerSettings(
     String host,
@@ -37,7 +47,10 @@ public record PgServerSettings(
     String serverVersion,
     boolean requireTls,
     int maxMessageBytes,
-    Duration authenticationTimeout) {
+    Duration authenticationTimeout,
+    int maxStatementBytes,
+    int maxUnauthenticated,
+    int maxLoginFailures) {
 
   /** The PostgreSQL version reported by default. */
   public static final String DEFAULT_SERVER_VERSION = "15.0 (openrs)";
@@ -54,8 +67,20 @@ public record PgServerSettings(
   /** Largest allowed {@link #maxMessageBytes}: 1 GiB - 1 (PostgreSQL's MaxAllocSize). */
   public static final int MAX_MAX_MESSAGE_BYTES = 0x3fffffff;
 
-  /** Startup and authentication must finish within: 60 s (PostgreSQL's default). */
-  public static final Duration DEFAULT_AUTHENTICATION_TIMEOUT = Duration.ofSeconds(60);
+  /**
+   * Startup and authentication must finish within: 10 s (PostgreSQL's 60 s lets a flood of silent
+   * sockets hold the unauthenticated slots six times longer).
+   */
+  public static final Duration DEFAULT_AUTHENTICATION_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Largest Query, Parse or Bind body by default: 1 MiB. */
+  public static final int DEFAULT_MAX_STATEMENT_BYTES = 1024 * 1024;
+
+  /** Connections not yet logged in at most by default: 16. */
+  public static final int DEFAULT_MAX_UNAUTHENTICATED = 16;
+
+  /** Failed logins in a row from one address before it must wait, by default: 5. */
+  public static final int DEFAULT_MAX_LOGIN_FAILURES = 5;
 
   public PgServerSettings {
     List<String> problems = new ArrayList<>();
@@ -99,6 +124,21 @@ public record PgServerSettings(
         || authenticationTimeout.isZero()) {
       problems.add("authenticationTimeout must be positive, got " + authenticationTimeout);
     }
+    if (maxStatementBytes < MIN_MAX_MESSAGE_BYTES || maxStatementBytes > MAX_MAX_MESSAGE_BYTES) {
+      problems.add(
+          "maxStatementBytes must be "
+              + MIN_MAX_MESSAGE_BYTES
+              + ".."
+              + MAX_MAX_MESSAGE_BYTES
+              + ", got "
+              + maxStatementBytes);
+    }
+    if (maxUnauthenticated < 1) {
+      problems.add("maxUnauthenticated must be >= 1, got " + maxUnauthenticated);
+    }
+    if (maxLoginFailures < 0) {
+      problems.add("maxLoginFailures must be >= 0 (0 = no backoff), got " + maxLoginFailures);
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "bad PostgreSQL protocol server settings: " + String.join("; ", problems));
@@ -125,7 +165,10 @@ public record PgServerSettings(
         serverVersion,
         false,
         DEFAULT_MAX_MESSAGE_BYTES,
-        DEFAULT_AUTHENTICATION_TIMEOUT);
+        DEFAULT_AUTHENTICATION_TIMEOUT,
+        DEFAULT_MAX_STATEMENT_BYTES,
+        DEFAULT_MAX_UNAUTHENTICATED,
+        DEFAULT_MAX_LOGIN_FAILURES);
   }
 
   /** No TLS, {@link #DEFAULT_MAX_CONNECTIONS}, {@link #DEFAULT_SERVER_VERSION}. */
@@ -150,7 +193,10 @@ public record PgServerSettings(
         serverVersion,
         requireTls,
         maxMessageBytes,
-        authenticationTimeout);
+        authenticationTimeout,
+        maxStatementBytes,
+        maxUnauthenticated,
+        maxLoginFailures);
   }
 
   /** These settings with TLS required (or not). */
@@ -164,7 +210,10 @@ public record PgServerSettings(
         serverVersion,
         require,
         maxMessageBytes,
-        authenticationTimeout);
+        authenticationTimeout,
+        maxStatementBytes,
+        maxUnauthenticated,
+        maxLoginFailures);
   }
 
   /** These settings with another connection limit. */
@@ -178,7 +227,10 @@ public record PgServerSettings(
         serverVersion,
         requireTls,
         maxMessageBytes,
-        authenticationTimeout);
+        authenticationTimeout,
+        maxStatementBytes,
+        maxUnauthenticated,
+        maxLoginFailures);
   }
 
   /** These settings with another reported server version. */
@@ -192,7 +244,10 @@ public record PgServerSettings(
         version,
         requireTls,
         maxMessageBytes,
-        authenticationTimeout);
+        authenticationTimeout,
+        maxStatementBytes,
+        maxUnauthenticated,
+        maxLoginFailures);
   }
 
   /** These settings with another message size limit. */
@@ -206,7 +261,10 @@ public record PgServerSettings(
         serverVersion,
         requireTls,
         max,
-        authenticationTimeout);
+        authenticationTimeout,
+        maxStatementBytes,
+        maxUnauthenticated,
+        maxLoginFailures);
   }
 
   /** These settings with another authentication timeout. */
@@ -220,7 +278,61 @@ public record PgServerSettings(
         serverVersion,
         requireTls,
         maxMessageBytes,
-        timeout);
+        timeout,
+        maxStatementBytes,
+        maxUnauthenticated,
+        maxLoginFailures);
+  }
+
+  /** These settings with another statement size limit. */
+  public PgServerSettings withMaxStatementBytes(int max) {
+    return new PgServerSettings(
+        host,
+        port,
+        tlsCertificatePem,
+        tlsPrivateKeyPem,
+        maxConnections,
+        serverVersion,
+        requireTls,
+        maxMessageBytes,
+        authenticationTimeout,
+        max,
+        maxUnauthenticated,
+        maxLoginFailures);
+  }
+
+  /** These settings with another cap on connections not yet logged in. */
+  public PgServerSettings withMaxUnauthenticated(int max) {
+    return new PgServerSettings(
+        host,
+        port,
+        tlsCertificatePem,
+        tlsPrivateKeyPem,
+        maxConnections,
+        serverVersion,
+        requireTls,
+        maxMessageBytes,
+        authenticationTimeout,
+        maxStatementBytes,
+        max,
+        maxLoginFailures);
+  }
+
+  /** These settings with another number of failed logins before the per-address backoff. */
+  public PgServerSettings withMaxLoginFailures(int max) {
+    return new PgServerSettings(
+        host,
+        port,
+        tlsCertificatePem,
+        tlsPrivateKeyPem,
+        maxConnections,
+        serverVersion,
+        requireTls,
+        maxMessageBytes,
+        authenticationTimeout,
+        maxStatementBytes,
+        maxUnauthenticated,
+        max);
   }
 
   /** Whether TLS is offered. */

@@ -70,6 +70,8 @@ public final class PgSqlState {
   /** 53300 too_many_connections. */
   public static final String TOO_MANY_CONNECTIONS = "53300";
 
+  public static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+
   /** 55000 object_not_in_prerequisite_state. */
   public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
 

@@ -16,9 +16,26 @@ import java.util.Locale;
  * $n} parameters; identifiers (folded to lower case); {@code ::}; every other character is a
  * one-character operator token. Positions are 0-based indexes into the text (Java chars).
  * Stateless; safe from any thread.
+ *
+ * <p>Bounded: {@link #split} keeps no tokens (only the statements, at most {@link
+ * #MAX_STATEMENTS}), and {@link #tokenize} refuses a text of more than {@link #MAX_TOKENS} tokens
+ * (54000) before it holds more, so the work and memory of one query string grow with its size only
+ * up to those limits.
  */
 final class SqlLexer {
   private SqlLexer() {}
+
+  /** Statements in one query string at most; more are refused (54000) before any runs. */
+  static final int MAX_STATEMENTS = 1000;
+
+  /** Tokens in one statement at most; more are refused (54000). */
+  static final int MAX_TOKENS = 50_000;
+
+  /** Where the scanner puts each token. */
+  @FunctionalInterface
+  private interface Sink {
+    void add(Token token) throws PgException;
+  }
 
   enum Kind {
     IDENT,
@@ -51,9 +68,24 @@ final class SqlLexer {
   /** One statement of a query string. */
   record Statement(String text, int offset) {}
 
-  /** The tokens of the text. */
+  /** The tokens of the text; at most {@link #MAX_TOKENS}. */
   static List<Token> tokenize(String sql) throws PgException {
-    List<Token> tokens = new ArrayList<>();
+    List<Token> list = new ArrayList<>();
+    scan(
+        sql,
+        t -> {
+          if (list.size() >= MAX_TOKENS) {
+            throw new PgException(
+                PgSqlState.PROGRAM_LIMIT_EXCEEDED,
+                "statement has more than " + MAX_TOKENS + " tokens",
+                t.start() + 1);
+          }
+          list.add(t);
+        });
+    return list;
+  }
+
+  private static void scan(String sql, Sink tokens) throws PgException {
     int n = sql.length();
     int i = 0;
     while (i < n) {
@@ -95,7 +127,6 @@ final class SqlLexer {
         i += len;
       }
     }
-    return tokens;
   }
 
   /**
@@ -104,27 +135,38 @@ final class SqlLexer {
    * Statements without any token (empty, or only comments) are left out.
    */
   static List<Statement> split(String sql) throws PgException {
-    List<Token> tokens = tokenize(sql);
     List<Statement> statements = new ArrayList<>();
-    int first = -1;
-    int last = -1;
-    for (Token t : tokens) {
-      if (t.kind() == Kind.SEMICOLON) {
-        if (first >= 0) {
-          statements.add(new Statement(sql.substring(first, last), first));
-        }
-        first = -1;
-      } else {
-        if (first < 0) {
-          first = t.start();
-        }
-        last = t.end();
-      }
-    }
-    if (first >= 0) {
-      statements.add(new Statement(sql.substring(first, last), first));
+    int[] span = {-1, -1};
+    scan(
+        sql,
+        t -> {
+          if (t.kind() != Kind.SEMICOLON) {
+            if (span[0] < 0) {
+              span[0] = t.start();
+            }
+            span[1] = t.end();
+          } else if (span[0] >= 0) {
+            addStatement(sql, span, statements);
+          }
+        });
+    if (span[0] >= 0) {
+      addStatement(sql, span, statements);
     }
     return statements;
+  }
+
+  private static void addStatement(String sql, int[] span, List<Statement> statements)
+      throws PgException {
+    if (statements.size() >= MAX_STATEMENTS) {
+      throw new PgException(
+          PgSqlState.PROGRAM_LIMIT_EXCEEDED,
+          "query string has more than " + MAX_STATEMENTS + " statements",
+          span[0] + 1,
+          "send the statements in several query strings",
+          null);
+    }
+    statements.add(new Statement(sql.substring(span[0], span[1]), span[0]));
+    span[0] = -1;
   }
 
   private static int skipBlockComment(String sql, int start) throws PgException {
@@ -148,8 +190,7 @@ final class SqlLexer {
     throw new PgException(PgSqlState.SYNTAX_ERROR, "unterminated /* comment", start + 1);
   }
 
-  private static int string(
-      String sql, int tokenStart, int quote, boolean escapes, List<Token> tokens)
+  private static int string(String sql, int tokenStart, int quote, boolean escapes, Sink tokens)
       throws PgException {
     StringBuilder value = new StringBuilder();
     int n = sql.length();
@@ -243,8 +284,7 @@ final class SqlLexer {
     return Character.digit(c, 16) >= 0;
   }
 
-  private static int quotedIdentifier(String sql, int start, List<Token> tokens)
-      throws PgException {
+  private static int quotedIdentifier(String sql, int start, Sink tokens) throws PgException {
     StringBuilder value = new StringBuilder();
     int n = sql.length();
     int i = start + 1;
@@ -274,7 +314,7 @@ final class SqlLexer {
         start + 1);
   }
 
-  private static int dollar(String sql, int start, List<Token> tokens) throws PgException {
+  private static int dollar(String sql, int start, Sink tokens) throws PgException {
     int n = sql.length();
     int i = start + 1;
     if (i < n && isDigit(sql.charAt(i))) {
@@ -308,7 +348,7 @@ final class SqlLexer {
     return start + 1;
   }
 
-  private static int number(String sql, int start, List<Token> tokens) {
+  private static int number(String sql, int start, Sink tokens) throws PgException {
     int n = sql.length();
     int i = start;
     while (i < n && isDigit(sql.charAt(i))) {

@@ -206,4 +206,50 @@ class PgFrameDecoderTest {
     // nothing is read after Terminate
     assertThat(next(ch)).isNull();
   }
+
+  @Test
+  void aQueryLongerThanTheStatementLimitIsSkippedAsItArrivesAndTheNextMessageIsRead() {
+    EmbeddedChannel ch = new EmbeddedChannel(new PgFrameDecoder(null, 64 * 1024 * 1024, 1024));
+    ch.writeInbound(startup());
+    assertThat(next(ch)).isInstanceOf(FrontendMessage.Startup.class);
+    int body = 40 * 1024 * 1024;
+    ch.writeInbound(Unpooled.buffer().writeByte('Q').writeInt(4 + body));
+    byte[] chunk = new byte[64 * 1024];
+    java.util.Arrays.fill(chunk, (byte) ';');
+    for (int sent = 0; sent < body; sent += chunk.length) {
+      ByteBuf piece = Unpooled.wrappedBuffer(chunk);
+      ch.writeInbound(piece);
+      // nothing is kept: each piece is skipped as it arrives
+      assertThat(piece.isReadable()).isFalse();
+      if (sent + chunk.length < body) {
+        assertThat(next(ch)).isNull();
+      }
+    }
+    FrontendMessage.TooLong tooLong = (FrontendMessage.TooLong) next(ch);
+    assertThat(tooLong.type()).isEqualTo('Q');
+    assertThat(tooLong.bodyBytes()).isEqualTo(body);
+    assertThat(tooLong.limitBytes()).isEqualTo(1024);
+    ch.writeInbound(Unpooled.buffer().writeByte('Q').writeInt(4 + 2).writeByte('x').writeByte(0));
+    assertThat(next(ch)).isEqualTo(new FrontendMessage.Query("x"));
+  }
+
+  @Test
+  void aParseOrBindLongerThanTheStatementLimitIsSkippedToo() {
+    EmbeddedChannel ch = new EmbeddedChannel(new PgFrameDecoder(null, 64 * 1024, 1024));
+    ch.writeInbound(startup());
+    next(ch);
+    for (char type : new char[] {'P', 'B'}) {
+      ch.writeInbound(Unpooled.buffer().writeByte(type).writeInt(4 + 2000).writeZero(2000));
+      FrontendMessage.TooLong m = (FrontendMessage.TooLong) next(ch);
+      assertThat(m.type()).isEqualTo(type);
+      assertThat(m.bodyBytes()).isEqualTo(2000);
+    }
+  }
+
+  @Test
+  void aPasswordMessageLongerThanAnAuthenticationTokenIsAProtocolViolation() {
+    EmbeddedChannel ch = started();
+    ch.writeInbound(Unpooled.buffer().writeByte('p').writeInt(4 + 65536));
+    assertThat(violation(ch)).contains("invalid message length 65540 for message type 'p'");
+  }
 }

@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -118,6 +119,11 @@ final class RawPgClient implements Closeable {
   }
 
   // ---- sending -------------------------------------------------------------------------------
+
+  /** The socket's stream, for tests that write a message by hand in pieces. */
+  OutputStream output() {
+    return out;
+  }
 
   void raw(byte[] bytes) throws IOException {
     out.write(bytes);
@@ -267,6 +273,15 @@ final class RawPgClient implements Closeable {
     return messages;
   }
 
+  /** The first message from the server, or null when it closed the connection without one. */
+  Message firstReplyOrEnd() throws IOException {
+    try {
+      return read();
+    } catch (EOFException | java.net.SocketException e) {
+      return null;
+    }
+  }
+
   /** Whether the server closed the connection (reads to end of stream). */
   boolean closedByServer() throws IOException {
     try {
@@ -274,7 +289,7 @@ final class RawPgClient implements Closeable {
         // drain what is left
       }
       return true;
-    } catch (EOFException e) {
+    } catch (EOFException | java.net.SocketException e) {
       return true;
     }
   }
