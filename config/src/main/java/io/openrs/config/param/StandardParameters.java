@@ -125,6 +125,49 @@ final class StandardParameters {
             .range(0, 4096)
             .doc("PEM file (PKCS#8) with the private key of admin_tls_certificate.")
             .build());
+    all.add(
+        startup("admin_max_statement_bytes", BYTES)
+            .dflt(String.valueOf(MIB))
+            .range(KIB, 64 * MIB)
+            .doc(
+                "Largest statement the admin port reads: a Query, Parse or Bind message with a"
+                    + " longer body is skipped as it arrives, never held in memory, and answered"
+                    + " 54000 (program_limit_exceeded) naming this limit; the session stays"
+                    + " usable. A query string may also hold at most 1000 statements, each of at"
+                    + " most 50000 tokens.")
+            .build());
+    all.add(
+        startup("admin_max_unauthenticated", INTEGER)
+            .unit("connections")
+            .dflt("16")
+            .range(1, 10_000)
+            .doc(
+                "Most admin connections that have not logged in yet, counted apart from the"
+                    + " sessions (which take a place only once the password is proven). When one"
+                    + " more arrives, the oldest of them is closed (53300) to make way: a client"
+                    + " that logs in promptly is never kept out by sockets that stay silent.")
+            .build());
+    all.add(
+        startup("admin_auth_timeout", DURATION_MS)
+            .dflt("10000")
+            .range(100, 600_000)
+            .doc(
+                "Time an admin connection has from accept to a completed login (startup, TLS and"
+                    + " SCRAM); a connection still not logged in is closed. PostgreSQL's"
+                    + " authentication_timeout, shorter by default (PostgreSQL: 60 s).")
+            .build());
+    all.add(
+        startup("admin_max_login_failures", INTEGER)
+            .unit("failures")
+            .dflt("5")
+            .range(0, 1000)
+            .doc(
+                "Failed admin logins in a row from one client address before that address must"
+                    + " wait: 1 s, doubling with each further failure up to 60 s; attempts while"
+                    + " waiting are refused (28P01 'too many failed logins from <address>, retry"
+                    + " in N s') without checking the password, and a successful login ends the"
+                    + " wait. 0 turns the backoff off. At most 10000 addresses are remembered.")
+            .build());
   }
 
   private static void stableQueues(List<Parameter> all) {

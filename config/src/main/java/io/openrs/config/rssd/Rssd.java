@@ -3,6 +3,8 @@ package io.openrs.config.rssd;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.openrs.config.rssd.RssdException.Reason;
+import io.openrs.config.secret.SecretBox;
+import io.openrs.config.secret.Secrets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -58,18 +60,24 @@ public final class Rssd implements AutoCloseable {
   private final CounterSamplesTable counterSamples;
   private final TicketsTable tickets;
   private final ErrorClassesTable errorClasses;
+  private final Secrets secrets;
 
   private Rssd(
-      RssdSettings settings, HikariDataSource dataSource, String schemaVersion, Clock clock) {
+      RssdSettings settings,
+      HikariDataSource dataSource,
+      String schemaVersion,
+      Clock clock,
+      Secrets secrets) {
     this.settings = settings;
     this.dataSource = dataSource;
     this.schemaVersion = schemaVersion;
+    this.secrets = secrets;
     Jdbc jdbc = new Jdbc(dataSource, this::changed);
-    this.connections = new SqlConnectionsTable(jdbc, clock);
+    this.connections = new SqlConnectionsTable(jdbc, clock, secrets);
     this.repDefs = new SqlRepDefsTable(jdbc, clock);
     this.subscriptions = new SqlSubscriptionsTable(jdbc, clock);
     this.locators = new SqlLocatorsTable(jdbc, clock);
-    this.config = new SqlConfigTable(jdbc, clock);
+    this.config = new SqlConfigTable(jdbc, clock, secrets);
     this.users = new SqlUsersTable(jdbc, clock);
     this.exceptions = new SqlExceptionsLog(jdbc, clock);
     this.counterSamples = new SqlCounterSamplesTable(jdbc);
@@ -77,9 +85,28 @@ public final class Rssd implements AutoCloseable {
     this.errorClasses = new SqlErrorClassesTable(jdbc, clock);
   }
 
-  /** Opens the RSSD with the system clock. */
+  /**
+   * Opens the RSSD with the system clock and no key: secret settings (connection passwords) can
+   * only be given as references ({@code env:NAME}, {@code file:/path}); the server opens it with
+   * {@link #open(RssdSettings, Clock, SecretBox)}.
+   */
   public static Rssd open(RssdSettings settings) {
     return open(settings, Clock.systemUTC());
+  }
+
+  /** {@link #open(RssdSettings)} with {@code clock}. */
+  public static Rssd open(RssdSettings settings, Clock clock) {
+    return open(settings, clock, Secrets.withoutKey());
+  }
+
+  /**
+   * Opens the RSSD with the key secret settings are sealed with: after the migrations, every secret
+   * setting still stored in clear (written before the server sealed them) is sealed, and the old
+   * clear copies are purged from the database files where the database allows it (H2: the file is
+   * compacted; PostgreSQL: {@code VACUUM FULL rs_config}).
+   */
+  public static Rssd open(RssdSettings settings, Clock clock, SecretBox box) {
+    return open(settings, clock, Secrets.sealedWith(box));
   }
 
   /**
@@ -90,18 +117,43 @@ public final class Rssd implements AutoCloseable {
    *     fails, {@code DATABASE} when the database cannot be reached (e.g. the embedded file is in
    *     use by another process)
    */
-  public static Rssd open(RssdSettings settings, Clock clock) {
+  public static Rssd open(RssdSettings settings, Clock clock, Secrets secrets) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(secrets, "secrets");
+    String version = migrateAndSeal(settings, secrets);
     // A first connection of our own tells a database that cannot be reached apart from a schema
     // that cannot be migrated, and keeps an embedded database open until the pool has started.
     try (Connection probe = connect(settings)) {
-      String version = migrate(settings);
       HikariDataSource ds = pool(settings);
       LOG.info("RSSD open at {} (schema version {})", settings.redactedUrl(), version);
-      return new Rssd(settings, ds, version, clock);
+      return new Rssd(settings, ds, version, clock, secrets);
     } catch (SQLException e) {
       throw cannotOpen(settings, Jdbc.describe(e), e);
+    }
+  }
+
+  /**
+   * Migrates the schema, then seals the secrets stored in clear (and purges their old copies);
+   * returns the schema version.
+   */
+  private static String migrateAndSeal(RssdSettings settings, Secrets secrets) {
+    Connection c = connect(settings);
+    try {
+      String version = migrate(settings);
+      if (secrets.hasKey() && ClearSecrets.seal(c, settings.schema(), secrets) > 0) {
+        ClearSecrets.purgeOldCopies(c, settings);
+      }
+      return version;
+    } catch (SQLException e) {
+      throw cannotOpen(settings, Jdbc.describe(e), e);
+    } finally {
+      try {
+        c.close();
+      } catch (SQLException e) {
+        // An embedded database shut down by the compaction may complain; nothing is lost.
+        LOG.debug("closing the RSSD migration connection: {}", e.toString());
+      }
     }
   }
 
@@ -248,6 +300,14 @@ public final class Rssd implements AutoCloseable {
   /** Error classes and their actions ({@code rs_classes}, {@code rs_erroractions}). */
   public ErrorClassesTable errorClasses() {
     return errorClasses;
+  }
+
+  /**
+   * Seals secret settings on write and gives their clear values back ({@link Secrets#reveal}) to
+   * the component that needs one, e.g. the DSI logging in to a replicate.
+   */
+  public Secrets secrets() {
+    return secrets;
   }
 
   public RssdSettings settings() {

@@ -3,6 +3,7 @@ package io.openrs.config.rssd;
 import static io.openrs.config.rssd.SystemTable.RS_CONFIG;
 import static io.openrs.config.rssd.SystemTable.RS_CONNECTIONS;
 
+import io.openrs.config.secret.Secrets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
@@ -14,10 +15,12 @@ import java.util.Objects;
 final class SqlConfigTable implements ConfigTable {
   private final Jdbc jdbc;
   private final Clock clock;
+  private final Secrets secrets;
 
-  SqlConfigTable(Jdbc jdbc, Clock clock) {
+  SqlConfigTable(Jdbc jdbc, Clock clock, Secrets secrets) {
     this.jdbc = jdbc;
     this.clock = clock;
+    this.secrets = secrets;
   }
 
   @Override
@@ -34,7 +37,7 @@ final class SqlConfigTable implements ConfigTable {
         "server " + name,
         null,
         c -> {
-          ConfigRows.put(c, ConfigRows.SERVER, name, value, clock.instant());
+          ConfigRows.put(c, ConfigRows.SERVER, name, value, clock.instant(), secrets);
           return null;
         });
   }
@@ -62,7 +65,7 @@ final class SqlConfigTable implements ConfigTable {
         RS_CONNECTIONS,
         c -> {
           SqlConnectionsTable.lockConnection(c, connectionId, RS_CONFIG);
-          ConfigRows.put(c, connectionId, name, value, clock.instant());
+          ConfigRows.put(c, connectionId, name, value, clock.instant(), secrets);
           return null;
         });
   }

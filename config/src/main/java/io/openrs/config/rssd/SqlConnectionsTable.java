@@ -3,6 +3,7 @@ package io.openrs.config.rssd;
 import static io.openrs.config.rssd.SystemTable.RS_CONNECTIONS;
 
 import io.openrs.config.rssd.RssdException.Reason;
+import io.openrs.config.secret.Secrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,10 +26,12 @@ final class SqlConnectionsTable implements ConnectionsTable {
 
   private final Jdbc jdbc;
   private final Clock clock;
+  private final Secrets secrets;
 
-  SqlConnectionsTable(Jdbc jdbc, Clock clock) {
+  SqlConnectionsTable(Jdbc jdbc, Clock clock, Secrets secrets) {
     this.jdbc = jdbc;
     this.clock = clock;
+    this.secrets = secrets;
   }
 
   @Override
@@ -89,8 +92,11 @@ final class SqlConnectionsTable implements ConnectionsTable {
             }
             throw e;
           }
+          Map<String, String> stored = new HashMap<>();
           for (Map.Entry<String, String> p : props.entrySet()) {
-            ConfigRows.put(c, id, p.getKey(), p.getValue(), now);
+            String v = ConfigRows.stored(id, p.getKey(), p.getValue(), secrets);
+            ConfigRows.put(c, id, p.getKey(), v, now, secrets);
+            stored.put(p.getKey(), v);
           }
           return new ConnectionDef(
               id,
@@ -98,7 +104,7 @@ final class SqlConnectionsTable implements ConnectionsTable {
               database,
               profile,
               logTransfer,
-              props,
+              stored,
               ConnectionState.ACTIVE,
               ConnectionState.ACTIVE);
         });
@@ -192,7 +198,7 @@ final class SqlConnectionsTable implements ConnectionsTable {
         RS_CONNECTIONS,
         c -> {
           lockConnection(c, id, RS_CONNECTIONS);
-          ConfigRows.put(c, id, key, value, clock.instant());
+          ConfigRows.put(c, id, key, value, clock.instant(), secrets);
           return null;
         });
   }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.openrs.config.rssd.RssdException.Reason;
+import io.openrs.config.secret.SecretBox;
+import io.openrs.config.secret.Secrets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -29,6 +31,11 @@ import org.junit.jupiter.api.TestInstance;
 abstract class RssdTablesContract {
   static final Instant START = Instant.parse("2025-03-01T10:15:30.123456Z");
 
+  /** The key this class's RSSD seals secrets with. */
+  static final SecretBox BOX = SecretBox.of(SecretBox.newKey());
+
+  static final String PASSWORD = "Clear-Text-Pw-4711";
+
   final ManualClock clock = new ManualClock(START);
   Rssd rssd;
 
@@ -40,7 +47,7 @@ abstract class RssdTablesContract {
 
   @BeforeAll
   void openRssd() {
-    rssd = Rssd.open(settings(), clock);
+    rssd = Rssd.open(settings(), clock, BOX);
   }
 
   @AfterAll
@@ -125,7 +132,7 @@ abstract class RssdTablesContract {
     rssd.config().setServerValue("sqt_max_cache_size", "4194304");
     rssd.close();
 
-    rssd = Rssd.open(settings(), clock);
+    rssd = Rssd.open(settings(), clock, BOX);
 
     assertThat(rssd.connections().find("PDS", "pdb")).contains(p);
     assertThat(rssd.repDefs().find("rd_authors")).contains(authors("rd_authors", p.id()));
@@ -144,7 +151,7 @@ abstract class RssdTablesContract {
     rssd.close();
     try {
       assertRssdError(
-          () -> Rssd.open(settings(), clock),
+          () -> Rssd.open(settings(), clock, BOX),
           Reason.SCHEMA,
           "rs_schema_history",
           "schema version 999",
@@ -158,7 +165,108 @@ abstract class RssdTablesContract {
         String prefix = settings().schema().map(s -> s + ".").orElse("");
         st.executeUpdate("delete from " + prefix + "rs_schema_history where installed_rank = 999");
       }
-      rssd = Rssd.open(settings(), clock);
+      rssd = Rssd.open(settings(), clock, BOX);
+    }
+  }
+
+  // ---- secrets ------------------------------------------------------------------------------
+
+  /** Every {@code rs_config} value as stored, read past the table classes. */
+  Map<String, String> storedConfigRows() throws Exception {
+    Map<String, String> rows = new java.util.TreeMap<>();
+    try (Connection c = rssd.dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("select objid, optionname, charvalue from rs_config")) {
+      while (rs.next()) {
+        rows.put(rs.getInt(1) + "/" + rs.getString(2), rs.getString(3));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void aConnectionPasswordIsStoredSealedAndRevealedOnlyOnRequest() throws Exception {
+    ConnectionDef p =
+        rssd.connections()
+            .create(
+                "PDS", "pdb", Profile.POSTGRESQL, true, Map.of("user", "u", "password", PASSWORD));
+    rssd.connections().setProperty(p.id(), "replicate_pwd", PASSWORD + "-2");
+
+    assertThat(storedConfigRows().values())
+        .isNotEmpty()
+        .noneSatisfy(v -> assertThat(v).contains(PASSWORD));
+    String stored = rssd.connections().find(p.id()).orElseThrow().properties().get("password");
+    assertThat(stored).startsWith("enc:1:").isEqualTo(p.properties().get("password"));
+    assertThat(rssd.secrets().reveal(stored, Secrets.configContext(p.id(), "password")))
+        .isEqualTo(PASSWORD);
+    assertThat(rssd.connections().find(p.id()).orElseThrow().toString())
+        .doesNotContain(PASSWORD)
+        .doesNotContain(stored)
+        .contains("password=***");
+
+    rssd.close();
+    rssd = Rssd.open(settings(), clock, BOX);
+    String again = rssd.connections().find(p.id()).orElseThrow().properties().get("password");
+    assertThat(rssd.secrets().reveal(again, Secrets.configContext(p.id(), "password")))
+        .isEqualTo(PASSWORD);
+  }
+
+  @Test
+  void aPasswordAnOlderServerStoredInClearIsSealedAtOpen() throws Exception {
+    ConnectionDef p = rssd.connections().create("PDS", "pdb", Profile.POSTGRESQL, true, Map.of());
+    TestDatabases.execute(
+        rssd,
+        "insert into rs_config (objid, optionname, charvalue, updated) values ("
+            + p.id()
+            + ", 'password', '"
+            + PASSWORD
+            + "', current_timestamp)");
+    rssd.close();
+
+    rssd = Rssd.open(settings(), clock, BOX);
+
+    assertThat(storedConfigRows())
+        .hasEntrySatisfying(p.id() + "/password", v -> assertThat(v).startsWith("enc:1:"));
+    String stored = rssd.connections().find(p.id()).orElseThrow().properties().get("password");
+    assertThat(rssd.secrets().reveal(stored, Secrets.configContext(p.id(), "password")))
+        .isEqualTo(PASSWORD);
+  }
+
+  @Test
+  void referencesAreStoredAsWrittenAndMalformedOnesRefused() throws Exception {
+    ConnectionDef p =
+        rssd.connections()
+            .create(
+                "PDS", "pdb", Profile.POSTGRESQL, true, Map.of("password", "env:OPENRS_TEST_PW"));
+    assertThat(storedConfigRows()).containsEntry(p.id() + "/password", "env:OPENRS_TEST_PW");
+    assertRssdError(
+        () -> rssd.connections().setProperty(p.id(), "password", "file:relative/pw"),
+        Reason.INVALID,
+        "rs_config",
+        "file: must give an absolute path");
+    assertRssdError(
+        () -> rssd.connections().setProperty(p.id(), "password", "env:"),
+        Reason.INVALID,
+        "rs_config",
+        "env: must name an environment variable");
+  }
+
+  @Test
+  void withoutAKeyASecretValueIsRefusedNotStoredInClear() throws Exception {
+    rssd.close();
+    rssd = Rssd.open(settings(), clock);
+    try {
+      assertRssdError(
+          () ->
+              rssd.connections()
+                  .create("PDS", "pdb", Profile.POSTGRESQL, true, Map.of("password", PASSWORD)),
+          Reason.INVALID,
+          "rs_config",
+          "opened without a key file");
+      assertThat(storedConfigRows().values()).noneSatisfy(v -> assertThat(v).contains(PASSWORD));
+    } finally {
+      rssd.close();
+      rssd = Rssd.open(settings(), clock, BOX);
     }
   }
 
