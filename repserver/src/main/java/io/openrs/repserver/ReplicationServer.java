@@ -210,12 +210,16 @@ public final class ReplicationServer implements AutoCloseable {
       s.admin =
           PgServer.start(
               new PgServerSettings(
-                  p.getString("listen_address"),
-                  p.getInt("admin_port"),
-                  pemFile(settings, p.getString("admin_tls_certificate")),
-                  pemFile(settings, p.getString("admin_tls_private_key")),
-                  PgServerSettings.DEFAULT_MAX_CONNECTIONS,
-                  "15.0 (openrs 0.1.0)"),
+                      p.getString("listen_address"),
+                      p.getInt("admin_port"),
+                      pemFile(settings, p.getString("admin_tls_certificate")),
+                      pemFile(settings, p.getString("admin_tls_private_key")),
+                      PgServerSettings.DEFAULT_MAX_CONNECTIONS,
+                      "15.0 (openrs 0.1.0)")
+                  .withMaxStatementBytes(p.getInt("admin_max_statement_bytes"))
+                  .withMaxUnauthenticated(p.getInt("admin_max_unauthenticated"))
+                  .withAuthenticationTimeout(p.getDuration("admin_auth_timeout"))
+                  .withMaxLoginFailures(p.getInt("admin_max_login_failures")),
               new AdminService(s, onShutdown));
       s.sampler = new StatsSampler(s.stats, s.rssd.counterSamples(), s.rssdWriter);
       int prometheusPort = p.getInt("prometheus_port");
