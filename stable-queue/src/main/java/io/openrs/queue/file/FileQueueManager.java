@@ -103,10 +103,10 @@ public final class FileQueueManager implements AutoCloseable {
       Clock clock,
       SegmentChannels io)
       throws IOException {
-    Files.createDirectories(stateDirectory);
+    PrivateModes.createDirectories(stateDirectory);
     FileQueueManager m = new FileQueueManager(stateDirectory, registry, clock, io);
     for (PartitionSpec spec : partitions) {
-      Files.createDirectories(spec.directory());
+      PrivateModes.createDirectories(spec.directory());
       if (m.partitions.putIfAbsent(spec.name(), new Partition(spec)) != null) {
         throw new IllegalArgumentException("partition " + spec.name() + " listed twice");
       }
@@ -126,7 +126,7 @@ public final class FileQueueManager implements AutoCloseable {
 
   /** {@code create partition}: adds a partition; writers waiting for space resume. */
   public void addPartition(PartitionSpec spec) throws IOException {
-    Files.createDirectories(spec.directory());
+    PrivateModes.createDirectories(spec.directory());
     spaceLock.lock();
     try {
       if (partitions.containsKey(spec.name())) {

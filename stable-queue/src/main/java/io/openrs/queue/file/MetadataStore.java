@@ -18,6 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /**
@@ -124,9 +125,11 @@ final class MetadataStore {
     try (FileChannel ch =
         FileChannel.open(
             target,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
+            Set.of(
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING),
+            PrivateModes.file(target))) {
       while (bytes.hasRemaining()) {
         ch.write(bytes);
       }

@@ -200,7 +200,7 @@ final class SqmWriter extends ShutdownableThread {
         new SegmentSlot(
             segment, p, p.directory().resolve(SegmentFiles.segmentFileName(queue.id(), segment)));
     try {
-      Files.createFile(slot.file());
+      Files.createFile(slot.file(), PrivateModes.file(slot.file()));
       if (settings.writeFlush() != WriteFlush.OFF) {
         SegmentFiles.forceDirectory(p.directory());
       }
