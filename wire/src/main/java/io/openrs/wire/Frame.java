@@ -103,17 +103,37 @@ public sealed interface Frame {
    * Server to agent, answer to a good {@link Hello}: the protocol version both will speak, the
    * origin's secondary truncation point (the last OQID the server holds durably; empty when it
    * holds none) and the resume blob last stored for this origin by {@link StoreResume} (empty when
-   * none).
+   * none). From version 3 on it ends with the {@link Liveness} of the session.
    *
    * @param resumeBlob owned (see {@link Frame}); at most {@link WireProtocol#MAX_RESUME_BLOB_BYTES}
+   * @param liveness present exactly when {@code version} is {@link WireProtocol#LIVENESS_VERSION}
+   *     or later
    */
-  record Welcome(int version, Optional<Oqid> truncationPoint, byte[] resumeBlob) implements Frame {
+  record Welcome(
+      int version, Optional<Oqid> truncationPoint, byte[] resumeBlob, Optional<Liveness> liveness)
+      implements Frame {
     public Welcome {
       if (version < 1) {
         throw new IllegalArgumentException("protocol version must be >= 1, got " + version);
       }
       Objects.requireNonNull(truncationPoint, "truncationPoint");
       checkBlob(resumeBlob);
+      Objects.requireNonNull(liveness, "liveness");
+      if (liveness.isPresent() != (version >= WireProtocol.LIVENESS_VERSION)) {
+        throw new IllegalArgumentException(
+            "a version "
+                + version
+                + " Welcome "
+                + (liveness.isPresent() ? "carries no" : "must carry the")
+                + " heartbeat interval and idle timeout (from version "
+                + WireProtocol.LIVENESS_VERSION
+                + " on)");
+      }
+    }
+
+    /** A Welcome of version 1 or 2, which carries no {@link Liveness}. */
+    public Welcome(int version, Optional<Oqid> truncationPoint, byte[] resumeBlob) {
+      this(version, truncationPoint, resumeBlob, Optional.empty());
     }
 
     @Override
@@ -126,12 +146,13 @@ public sealed interface Frame {
       return o instanceof Welcome w
           && version == w.version
           && truncationPoint.equals(w.truncationPoint)
-          && Arrays.equals(resumeBlob, w.resumeBlob);
+          && Arrays.equals(resumeBlob, w.resumeBlob)
+          && liveness.equals(w.liveness);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(version, truncationPoint, Arrays.hashCode(resumeBlob));
+      return Objects.hash(version, truncationPoint, Arrays.hashCode(resumeBlob), liveness);
     }
 
     @Override
@@ -142,7 +163,41 @@ public sealed interface Frame {
           + truncationPoint.map(Oqid::toString).orElse("none")
           + ", resumeBlob="
           + resumeBlob.length
-          + " bytes]";
+          + " bytes"
+          + liveness.map(l -> ", " + l).orElse("")
+          + "]";
+    }
+  }
+
+  /**
+   * How a version 3 session tells a live peer from a dead one, chosen by the server and sent at the
+   * end of the {@link Welcome}: each side sends a {@link Heartbeat} when it has written nothing for
+   * {@code heartbeatIntervalMillis}, and closes the connection when it has received nothing for
+   * {@code idleTimeoutMillis}.
+   */
+  record Liveness(int heartbeatIntervalMillis, int idleTimeoutMillis) {
+    public Liveness {
+      if (heartbeatIntervalMillis < 1) {
+        throw new IllegalArgumentException(
+            "heartbeat interval must be >= 1 ms, got " + heartbeatIntervalMillis);
+      }
+      if (idleTimeoutMillis <= heartbeatIntervalMillis) {
+        throw new IllegalArgumentException(
+            "idle timeout must exceed the heartbeat interval "
+                + heartbeatIntervalMillis
+                + " ms, got "
+                + idleTimeoutMillis);
+      }
+    }
+
+    /** The heartbeat interval. */
+    public java.time.Duration heartbeatInterval() {
+      return java.time.Duration.ofMillis(heartbeatIntervalMillis);
+    }
+
+    /** The idle timeout. */
+    public java.time.Duration idleTimeout() {
+      return java.time.Duration.ofMillis(idleTimeoutMillis);
     }
   }
 
@@ -279,6 +334,17 @@ public sealed interface Frame {
     @Override
     public String toString() {
       return "StoreResume[coveredUpTo=" + coveredUpTo + ", blob=" + blob.length + " bytes]";
+    }
+  }
+
+  /**
+   * Either way, version 3 on: "I am alive". Sent when the sender has written nothing for the
+   * session's heartbeat interval ({@link Liveness}); no answer, no body.
+   */
+  record Heartbeat() implements Frame {
+    @Override
+    public int type() {
+      return FrameCodec.TYPE_HEARTBEAT;
     }
   }
 

@@ -34,7 +34,7 @@ import java.util.Optional;
  *
  *  length  = bytes of type + body: 1 .. maxFrameLength (default 16 MiB, configurable
  *            1 KiB .. 1 GiB); a larger length is refused before any body byte is read.
- *  type    = one of the nine below; any other is a protocol error.
+ *  type    = one of the ten below; any other is a protocol error.
  *
  * Body by type ("oqid?" = u32 length, 0 meaning none, then that many bytes, at most 64;
  *               "oqid" = the same with length 1..64; "rest" = every byte left in the frame;
@@ -43,6 +43,7 @@ import java.util.Optional;
  *   0x01 Hello          connectText:rest                     agent -> server
  *   0x02 Welcome        version:u32 truncationPoint:oqid?    server -> agent
  *                       blobLength:u32 (0..1 MiB) resumeBlob
+ *                       [version 3 on: heartbeatIntervalMillis:u32 idleTimeoutMillis:u32]
  *   0x03 Batch          sequence:u64 ltlText:rest            agent -> server
  *   0x04 BatchAccepted  sequence:u64 commandsTaken:u32       server -> agent
  *   0x05 BatchRejected  sequence:u64 commandsTaken:u32       server -> agent
@@ -52,6 +53,7 @@ import java.util.Optional;
  *   0x08 StoreResume    coveredUpTo:oqid                     agent -> server
  *                       blobLength:u32 (0..1 MiB) blob
  *   0x09 Error          code:u32 (ErrorCode) message:rest    server -> agent, then close
+ *   0x0a Heartbeat      (no body)                            either way, version 3 on
  *
  *  u32 fields that hold counts, lines, columns and versions must fit a signed int; sequence
  *  numbers start at 1, so an u64 sequence with the top bit set is refused.
@@ -108,6 +110,9 @@ public final class FrameCodec {
   /** {@link Frame.Error}, server to agent. */
   public static final int TYPE_ERROR = 0x09;
 
+  /** {@link Frame.Heartbeat}, either way, from protocol version 3 on. */
+  public static final int TYPE_HEARTBEAT = 0x0a;
+
   /** Name of the decoder that {@link #install} adds. */
   public static final String DECODER_NAME = "openrs-wire-decoder";
 
@@ -116,6 +121,9 @@ public final class FrameCodec {
 
   private static final int OQID_LENGTH_SIZE = 4;
   private static final int BLOB_LENGTH_SIZE = 4;
+
+  /** Bytes of the {@link Frame.Liveness} that ends a version 3 Welcome. */
+  private static final int LIVENESS_SIZE = 4 + 4;
 
   /** Bytes of LTL text a {@link Frame.Batch} can carry within {@code maxFrameLength}. */
   public static int maxBatchTextBytes(int maxFrameLength) {
@@ -163,13 +171,15 @@ public final class FrameCodec {
         return "StoreResume";
       case TYPE_ERROR:
         return "Error";
+      case TYPE_HEARTBEAT:
+        return "Heartbeat";
       default:
         return String.format("0x%02x", type);
     }
   }
 
   static boolean isKnownType(int type) {
-    return type >= TYPE_HELLO && type <= TYPE_ERROR;
+    return type >= TYPE_HELLO && type <= TYPE_HEARTBEAT;
   }
 
   // ---------------------------------------------------------------- encoding
@@ -181,7 +191,12 @@ public final class FrameCodec {
    */
   static ByteBuf encode(Frame frame, ByteBufAllocator alloc, int maxFrameLength) {
     byte[] tail = tail(frame);
-    long bodyLength = fixedBodyLength(frame) + (tail == null ? 0 : tail.length);
+    Optional<Frame.Liveness> trailer =
+        frame instanceof Frame.Welcome w ? w.liveness() : Optional.empty();
+    long bodyLength =
+        fixedBodyLength(frame)
+            + (tail == null ? 0 : tail.length)
+            + (trailer.isPresent() ? LIVENESS_SIZE : 0);
     long length = TYPE_SIZE + bodyLength;
     if (length > maxFrameLength) {
       throw new IllegalArgumentException(
@@ -196,6 +211,13 @@ public final class FrameCodec {
     head.writeInt((int) length);
     head.writeByte(frame.type());
     writeFixedBody(frame, head);
+    if (trailer.isPresent()) {
+      // The Welcome's liveness follows its resume blob (version 3 on).
+      ByteBuf end = alloc.buffer(LIVENESS_SIZE);
+      end.writeInt(trailer.get().heartbeatIntervalMillis());
+      end.writeInt(trailer.get().idleTimeoutMillis());
+      return Unpooled.wrappedBuffer(head, Unpooled.wrappedBuffer(tail), end);
+    }
     if (tail == null || tail.length == 0) {
       return head;
     }
@@ -240,6 +262,8 @@ public final class FrameCodec {
       return oqidLength(Optional.of(s.coveredUpTo())) + BLOB_LENGTH_SIZE;
     } else if (frame instanceof Frame.Error) {
       return 4;
+    } else if (frame instanceof Frame.Heartbeat) {
+      return 0;
     }
     throw new AssertionError(frame);
   }
@@ -367,10 +391,16 @@ public final class FrameCodec {
         case TYPE_HELLO:
           return new Frame.Hello(rest());
         case TYPE_WELCOME:
+          int version = u32AsInt("version");
           return new Frame.Welcome(
-              u32AsInt("version"),
+              version,
               oqid("truncationPoint", true),
-              bytes("resumeBlob", WireProtocol.MAX_RESUME_BLOB_BYTES));
+              bytes("resumeBlob", WireProtocol.MAX_RESUME_BLOB_BYTES),
+              version >= WireProtocol.LIVENESS_VERSION
+                  ? Optional.of(
+                      new Frame.Liveness(
+                          u32AsInt("heartbeatIntervalMillis"), u32AsInt("idleTimeoutMillis")))
+                  : Optional.empty());
         case TYPE_BATCH:
           return new Frame.Batch(u64("sequence"), rest());
         case TYPE_BATCH_ACCEPTED:
@@ -396,6 +426,8 @@ public final class FrameCodec {
           return new Frame.Error(
               ErrorCode.forCode(code).orElseThrow(() -> error("has unknown error code " + code)),
               utf8Rest("message"));
+        case TYPE_HEARTBEAT:
+          return new Frame.Heartbeat();
         default:
           throw new AssertionError(type);
       }

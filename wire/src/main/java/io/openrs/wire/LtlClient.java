@@ -13,6 +13,9 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.Future;
 import io.openrs.ltl.LtlCommand;
@@ -62,6 +65,7 @@ import org.slf4j.LoggerFactory;
 public final class LtlClient implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LtlClient.class);
   private static final AtomicLong IDS = new AtomicLong();
+  private static final String HANDLER_NAME = "openrs-ltl-client";
 
   /** Lifecycle, in order; a client only moves forward. */
   public enum State {
@@ -236,7 +240,7 @@ public final class LtlClient implements AutoCloseable {
                   protected void initChannel(SocketChannel ch) {
                     channel = ch;
                     FrameCodec.install(ch.pipeline(), settings.maxFrameLength());
-                    ch.pipeline().addLast("openrs-ltl-client", new Handler());
+                    ch.pipeline().addLast(HANDLER_NAME, new Handler());
                   }
                 });
     ChannelFuture connected = bootstrap.connect(settings.host(), settings.port());
@@ -656,7 +660,44 @@ public final class LtlClient implements AutoCloseable {
     if (problem != null) {
       protocolError(problem);
     } else {
+      w.liveness().ifPresent(this::watchLiveness);
       welcomeFuture.complete(w);
+    }
+  }
+
+  /**
+   * Version 3 on: sends a {@link Frame.Heartbeat} whenever nothing was written for the heartbeat
+   * interval, and gives the server up when nothing came from it for the idle timeout (a server that
+   * has stopped reading under back-pressure still sends heartbeats, so only a dead or frozen one is
+   * given up). Runs on the I/O thread, before any frame after the Welcome is read.
+   */
+  private void watchLiveness(Frame.Liveness liveness) {
+    channel
+        .pipeline()
+        .addBefore(
+            HANDLER_NAME,
+            "openrs-ltl-liveness",
+            new IdleStateHandler(
+                liveness.idleTimeoutMillis(),
+                liveness.heartbeatIntervalMillis(),
+                0,
+                TimeUnit.MILLISECONDS));
+  }
+
+  private void onIdle(IdleStateEvent e) {
+    Frame.Liveness liveness = welcome().liveness().orElseThrow();
+    if (e.state() == IdleState.WRITER_IDLE) {
+      channel.writeAndFlush(new Frame.Heartbeat()).addListener(writeListener);
+    } else if (e.state() == IdleState.READER_IDLE) {
+      fail(
+          new LtlConnectionClosedException(
+              describe()
+                  + ": the server sent nothing for "
+                  + liveness.idleTimeoutMillis()
+                  + " ms (its idle timeout; heartbeats every "
+                  + liveness.heartbeatIntervalMillis()
+                  + " ms): giving it up"),
+          false);
     }
   }
 
@@ -769,11 +810,25 @@ public final class LtlClient implements AutoCloseable {
         onWelcome(w);
       } else if (frame instanceof Frame.Error e) {
         fail(new LtlRejectedException(e.code(), e.message()), false);
+      } else if (frame instanceof Frame.Heartbeat) {
+        Frame.Welcome w = welcome();
+        if (w == null || w.liveness().isEmpty()) {
+          protocolError("the server sent a Heartbeat in a session without heartbeats");
+        }
       } else {
         protocolError(
             "the server sent a "
                 + FrameCodec.typeName(frame.type())
                 + " frame, which only an agent sends");
+      }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+      if (event instanceof IdleStateEvent e) {
+        onIdle(e);
+      } else {
+        ctx.fireUserEventTriggered(event);
       }
     }
 

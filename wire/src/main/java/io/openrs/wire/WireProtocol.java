@@ -24,14 +24,25 @@ public final class WireProtocol {
    */
   public static final int VERSION_2 = 2;
 
+  /**
+   * Version 3 (2026-11): link liveness. The {@link Frame.Welcome} ends with the heartbeat interval
+   * and idle timeout ({@link Frame.Liveness}), and either side sends a {@link Frame.Heartbeat} when
+   * it has written nothing for a heartbeat interval; a side that receives nothing for the idle
+   * timeout closes the connection. Sessions at version 1 or 2 never carry either.
+   */
+  public static final int VERSION_3 = 3;
+
+  /** First version whose sessions carry {@link Frame.Liveness} and {@link Frame.Heartbeat}. */
+  public static final int LIVENESS_VERSION = VERSION_3;
+
   /** The version this code speaks best. */
-  public static final int VERSION = VERSION_2;
+  public static final int VERSION = VERSION_3;
 
   /** Oldest version this code speaks. */
   public static final int MIN_VERSION = VERSION_1;
 
   /** Newest version this code speaks. */
-  public static final int MAX_VERSION = VERSION_2;
+  public static final int MAX_VERSION = VERSION_3;
 
   /** Default bound on the length field of a frame (type byte + body): 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
@@ -53,6 +64,15 @@ public final class WireProtocol {
   public static OptionalInt negotiate(int agentMin, int agentMax) {
     int high = Math.min(agentMax, MAX_VERSION);
     return high >= Math.max(agentMin, MIN_VERSION) ? OptionalInt.of(high) : OptionalInt.empty();
+  }
+
+  /**
+   * The version of the LTL text ({@code docs/ltl.md}, {@code LtlParser#protocolVersion}) that the
+   * batches of a session at {@code protocolVersion} hold: version 3 changed frames only, so its
+   * text is version 2's.
+   */
+  public static int textVersion(int protocolVersion) {
+    return Math.min(protocolVersion, VERSION_2);
   }
 
   /**

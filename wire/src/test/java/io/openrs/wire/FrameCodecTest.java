@@ -64,7 +64,7 @@ class FrameCodecTest {
   void everyFrameTypeRoundTripsThroughEncoderAndDecoder() {
     List<Frame> samples = Samples.all();
     assertThat(samples.stream().map(Frame::type).distinct())
-        .hasSize(9)
+        .hasSize(10)
         .allMatch(FrameCodec::isKnownType);
     for (Frame frame : samples) {
       byte[] bytes = written(frame);
@@ -162,7 +162,7 @@ class FrameCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {0x00, 0x0a, 0x7f, 0xff})
+  @ValueSource(ints = {0x00, 0x0b, 0x7f, 0xff})
   void anUnknownTypeIsRefusedAsSoonAsTheTypeByteIsIn(int type) {
     byte[] frame = Samples.raw(type, new byte[100]);
     assertThatThrownBy(() -> feed(Arrays.copyOf(frame, FrameCodec.HEADER_SIZE)))

@@ -82,8 +82,21 @@ class FramePropertiesTest {
         Arbitraries.strings().all().ofMaxLength(100).filter(FramePropertiesTest::isUnicode);
     return Arbitraries.oneOf(
         bytes.map(Frame.Hello::new),
-        Combinators.combine(Arbitraries.integers().between(1, Integer.MAX_VALUE), maybeOqid, bytes)
+        Combinators.combine(Arbitraries.integers().between(1, 2), maybeOqid, bytes)
             .as(Frame.Welcome::new),
+        Combinators.combine(
+                Arbitraries.integers().between(3, Integer.MAX_VALUE),
+                maybeOqid,
+                bytes,
+                Arbitraries.integers()
+                    .between(1, Integer.MAX_VALUE - 1)
+                    .flatMap(
+                        h ->
+                            Arbitraries.integers()
+                                .between(h + 1, Integer.MAX_VALUE)
+                                .map(i -> Optional.of(new Frame.Liveness(h, i)))))
+            .as(Frame.Welcome::new),
+        Arbitraries.just(new Frame.Heartbeat()),
         Combinators.combine(sequence, bytes).as(Frame.Batch::new),
         Combinators.combine(sequence, count).as(Frame.BatchAccepted::new),
         Combinators.combine(sequence, count, position, position, maybeOqid, text)

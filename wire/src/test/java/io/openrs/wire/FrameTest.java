@@ -105,6 +105,15 @@ class FrameTest {
         .hasMessageContaining("1-based");
     assertThatThrownBy(() -> new Frame.Welcome(0, Optional.empty(), new byte[0]))
         .hasMessageContaining("protocol version");
+    assertThatThrownBy(() -> new Frame.Welcome(3, Optional.empty(), new byte[0]))
+        .hasMessageContaining("a version 3 Welcome must carry the heartbeat interval");
+    assertThatThrownBy(
+            () ->
+                new Frame.Welcome(
+                    2, Optional.empty(), new byte[0], Optional.of(new Frame.Liveness(1, 2))))
+        .hasMessageContaining("a version 2 Welcome carries no heartbeat interval");
+    assertThatThrownBy(() -> new Frame.Liveness(100, 100))
+        .hasMessageContaining("idle timeout must exceed the heartbeat interval 100 ms");
     assertThatThrownBy(
             () ->
                 new Frame.StoreResume(
@@ -143,11 +152,12 @@ class FrameTest {
 
   @Test
   void versionNegotiationPicksTheHighestSharedVersion() {
-    assertThat(WireProtocol.VERSION).isEqualTo(2);
+    assertThat(WireProtocol.VERSION).isEqualTo(3);
     assertThat(WireProtocol.negotiate(1, 1)).isEqualTo(OptionalInt.of(1));
-    assertThat(WireProtocol.negotiate(1, 5)).isEqualTo(OptionalInt.of(2));
+    assertThat(WireProtocol.negotiate(1, 5)).isEqualTo(OptionalInt.of(3));
     assertThat(WireProtocol.negotiate(2, 2)).isEqualTo(OptionalInt.of(2));
-    assertThat(WireProtocol.negotiate(3, 4)).isEmpty();
+    assertThat(WireProtocol.negotiate(2, 3)).isEqualTo(OptionalInt.of(3));
+    assertThat(WireProtocol.negotiate(4, 5)).isEmpty();
   }
 
   @Test

@@ -159,21 +159,74 @@ class LtlClientTest {
   @Test
   void aWelcomeWithAVersionTheAgentDidNotOfferIsAProtocolError() throws Exception {
     TestServer server =
-        server(new TestServer(h -> new Frame.Welcome(3, Optional.empty(), new byte[0])));
+        server(new TestServer(h -> new Frame.Welcome(2, Optional.empty(), new byte[0])));
     assertThatThrownBy(() -> connect(server))
         .isInstanceOf(LtlConnectionClosedException.class)
         .hasMessageContaining(
-            "protocol error: the server chose protocol version 3, the agent offered 1-1")
+            "protocol error: the server chose protocol version 2, the agent offered 1-1")
         .hasCauseInstanceOf(WireProtocolException.class);
+  }
+
+  private LtlClient connectV3(TestServer server) throws Exception {
+    LtlCommand.Connect v3 =
+        new LtlCommand.Connect("pg1", "sales", 1, 3, "ra", "pw", Optional.empty());
+    LtlClient client =
+        LtlClient.connect(
+            LtlClientSettings.defaults("127.0.0.1", server.port()).withConnectTimeout(WAIT), v3);
+    toClose.add(client);
+    return client;
+  }
+
+  private static Frame.Welcome welcomeV3(int heartbeatMillis, int idleTimeoutMillis) {
+    return new Frame.Welcome(
+        3,
+        Optional.empty(),
+        new byte[0],
+        Optional.of(new Frame.Liveness(heartbeatMillis, idleTimeoutMillis)));
+  }
+
+  @Test
+  void anIdleVersion3ClientSendsHeartbeatsAtTheIntervalOfTheWelcome() throws Exception {
+    TestServer server = server(new TestServer(h -> welcomeV3(100, 60_000)));
+    LtlClient client = connectV3(server);
+    server.take(Frame.Hello.class);
+    long start = System.nanoTime();
+    server.take(Frame.Heartbeat.class);
+    server.take(Frame.Heartbeat.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(150));
+    assertThat(client.isOpen()).isTrue();
+  }
+
+  @Test
+  void aClientGivesUpAServerThatSendsNothingForTheIdleTimeout() throws Exception {
+    TestServer server = server(new TestServer(h -> welcomeV3(100, 400)));
+    LtlClient client = connectV3(server);
+    assertThatThrownBy(() -> client.closeFuture().get(10, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(LtlConnectionClosedException.class)
+        .hasMessageContaining("the server sent nothing for 400 ms");
+    assertThat(client.isOpen()).isFalse();
+  }
+
+  @Test
+  void serverHeartbeatsKeepAnIdleClientOpen() throws Exception {
+    TestServer server = server(new TestServer(h -> welcomeV3(100, 400)));
+    LtlClient client = connectV3(server);
+    for (int i = 0; i < 12; i++) { // 1.2 s: three idle timeouts
+      server.send(new Frame.Heartbeat());
+      assertThat(client.closeFuture()).isNotDone();
+      server.take(Frame.class); // a heartbeat or the Hello, about every 100 ms
+    }
+    assertThat(client.isOpen()).isTrue();
   }
 
   @Test
   void aHelloOfferingVersionsTheClientDoesNotSpeakIsRefusedBeforeConnecting() {
-    LtlCommand.Connect v3 =
-        new LtlCommand.Connect("pg1", "sales", 1, 3, "ra", "pw", Optional.empty());
-    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v3, WAIT))
+    LtlCommand.Connect v4 =
+        new LtlCommand.Connect("pg1", "sales", 1, 4, "ra", "pw", Optional.empty());
+    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v4, WAIT))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the Hello offers versions 1-3, this client speaks 1-2");
+        .hasMessage("the Hello offers versions 1-4, this client speaks 1-3");
   }
 
   @Test

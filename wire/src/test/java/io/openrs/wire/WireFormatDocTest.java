@@ -49,6 +49,11 @@ class WireFormatDocTest {
         "StoreResume",
         new Frame.StoreResume(Oqid.parse("0x016b3a482d"), Samples.utf8("{\"lsn\":\"0/16B3A48\"}")));
     m.put("Error", new Frame.Error(ErrorCode.ORIGIN_BUSY, "held by a2"));
+    m.put(
+        "Welcome v3",
+        new Frame.Welcome(
+            3, Optional.empty(), new byte[0], Optional.of(new Frame.Liveness(5_000, 15_000))));
+    m.put("Heartbeat", new Frame.Heartbeat());
     return m;
   }
 
@@ -56,7 +61,7 @@ class WireFormatDocTest {
   void everyWorkedExampleIsWhatTheEncoderWrites() throws Exception {
     String doc = Files.readString(DOC);
     Map<String, Frame> examples = examples();
-    assertThat(examples.values().stream().map(Frame::type).distinct()).hasSize(9);
+    assertThat(examples.values().stream().map(Frame::type).distinct()).hasSize(10);
     for (Map.Entry<String, Frame> e : examples.entrySet()) {
       String marker = "<!-- frame: " + e.getKey() + " -->";
       assertThat(doc).contains(marker);
