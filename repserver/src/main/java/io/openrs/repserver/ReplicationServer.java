@@ -200,7 +200,12 @@ public final class ReplicationServer implements AutoCloseable {
                   p.getString("listen_address"),
                   p.getInt("ltl_port"),
                   p.getInt("exec_max_connections"),
-                  WireProtocol.DEFAULT_MAX_FRAME_LENGTH),
+                  WireProtocol.DEFAULT_MAX_FRAME_LENGTH,
+                  p.getInt("exec_max_handshakes"),
+                  p.getDuration("exec_handshake_timeout"),
+                  p.getDuration("agent_heartbeat_interval"),
+                  p.getInt("agent_idle_heartbeats"),
+                  java.time.Clock.systemUTC()),
               s.new Gate(),
               s.rssdWriter);
       s.rssdWriter.scheduleWithFixedDelay(s::saveLocators, 1, 1, TimeUnit.SECONDS);

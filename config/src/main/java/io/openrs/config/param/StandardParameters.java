@@ -364,8 +364,36 @@ final class StandardParameters {
             .range(1, 10_000)
             .effect(RESTART)
             .doc(
-                "Most agents connected at once. A further agent is refused (TOO_MANY_CONNECTIONS)"
-                    + " and retries after agent_retry_interval.")
+                "Most agents connected at once: sockets count from an admitted Hello on, so"
+                    + " sockets that send nothing never take an agent's place (they are bounded"
+                    + " by exec_max_handshakes). A further agent is refused"
+                    + " (TOO_MANY_CONNECTIONS) and retries after its back-off (the agent's"
+                    + " retry_min_backoff_ms .. retry_max_backoff_ms).")
+            .build());
+    all.add(
+        def("exec_max_handshakes", Area.INBOUND, INTEGER)
+            .scopes(SERVER)
+            .unit("connections")
+            .dflt("16")
+            .range(1, 10_000)
+            .effect(RESTART)
+            .doc(
+                "Most sockets on the LTL port that have not sent their Hello yet, apart from"
+                    + " exec_max_connections. When one more arrives, the oldest of them is closed"
+                    + " (TOO_MANY_CONNECTIONS) to make way: an agent sends its Hello at once, so"
+                    + " idle or slow sockets cannot keep it out. Refusals are logged as one"
+                    + " summary line per cause per minute.")
+            .build());
+    all.add(
+        def("exec_handshake_timeout", Area.INBOUND, DURATION_MS)
+            .scopes(SERVER)
+            .dflt("10000")
+            .range(100, 600_000)
+            .effect(RESTART)
+            .doc(
+                "Time from accepting a socket on the LTL port to its first frame, which must be a"
+                    + " Hello; a socket that sends none in time is closed (PROTOCOL_ERROR) and"
+                    + " counted in a summary log line.")
             .build());
     all.add(
         def("sqt_max_cache_size", Area.INBOUND, BYTES)
@@ -429,42 +457,33 @@ final class StandardParameters {
 
   private static void agent(List<Parameter> all) {
     all.add(
-        agentDef("ltl_batch_size", BYTES)
-            .dflt(String.valueOf(256 * KIB))
-            .range(16 * KIB, 10 * MIB)
-            .rs()
-            .doc(
-                "Bytes of LTL the agent packs into one batch before sending it. RS Replication"
-                    + " Agent name; its default, 40000 bytes, is raised here to fill fewer,"
-                    + " larger queue writes.")
-            .build());
-    all.add(
-        agentDef("scan_batch_size", INTEGER)
-            .unit("commands")
-            .dflt("10000")
-            .range(1, 1_000_000)
-            .rs()
-            .doc(
-                "Commands the agent sends before it asks for a new truncation point and moves"
-                    + " the primary's log position (replication slot, binlog offset) up to it."
-                    + " Lower: the primary keeps less log; higher: fewer round trips.")
-            .build());
-    all.add(
-        agentDef("agent_retry_interval", DURATION_MS)
-            .dflt("10000")
-            .range(100, 3_600_000)
-            .doc(
-                "Wait before the agent reconnects after losing the server or being refused, and"
-                    + " between further attempts. ASE RepAgent's retry timeout plays this role,"
-                    + " in seconds.")
-            .build());
-    all.add(
-        agentDef("agent_heartbeat_interval", DURATION_MS)
+        def("agent_heartbeat_interval", Area.AGENT, DURATION_MS)
+            .scopes(SERVER)
             .dflt("5000")
             .range(100, 600_000)
+            .effect(RESTART)
             .doc(
-                "How often an idle agent connection exchanges a heartbeat with the server; it"
-                    + " bounds how late either side notices the other is gone.")
+                "How often each side of an idle agent connection sends a heartbeat (LTL protocol"
+                    + " version 3): the server sends it to the agent in the Welcome, and each side"
+                    + " sends a Heartbeat frame when it has written nothing for this long. With"
+                    + " agent_idle_heartbeats it bounds how late either side notices the other is"
+                    + " gone.")
+            .build());
+    all.add(
+        def("agent_idle_heartbeats", Area.AGENT, INTEGER)
+            .scopes(SERVER)
+            .unit("heartbeat intervals")
+            .dflt("3")
+            .range(2, 100)
+            .effect(RESTART)
+            .doc(
+                "Heartbeat intervals of silence after which a side of the agent connection gives"
+                    + " the other up: the server closes an agent's connection that sent nothing"
+                    + " for agent_heartbeat_interval x agent_idle_heartbeats (15 s by default),"
+                    + " which frees its origin for a replacement agent; a version 3 agent closes"
+                    + " and reconnects when the server sent nothing for as long. Agents of"
+                    + " protocol versions 1-2 send no heartbeats and must send some frame (a"
+                    + " truncation request) within that time.")
             .build());
   }
 
@@ -740,10 +759,6 @@ final class StandardParameters {
 
   private static Def startup(String name, ParamType type) {
     return def(name, Area.SERVER_PROCESS, type).scopes(SERVER).effect(RESTART).fileOnly();
-  }
-
-  private static Def agentDef(String name, ParamType type) {
-    return def(name, Area.AGENT, type).scopes(SERVER, CONNECTION).effect(CONNECTION_RESUME);
   }
 
   private static Def dsiDef(String name, ParamType type) {

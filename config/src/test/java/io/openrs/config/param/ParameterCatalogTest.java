@@ -74,8 +74,11 @@ class ParameterCatalogTest {
             "exec_sqm_write_request_limit",
             "sqm_max_message_size",
             "exec_nrm_request_limit",
-            "ltl_batch_size",
-            "scan_batch_size",
+            "exec_max_connections",
+            "exec_max_handshakes",
+            "exec_handshake_timeout",
+            "agent_heartbeat_interval",
+            "agent_idle_heartbeats",
             "sqt_max_cache_size",
             "sts_cachesize",
             "dsi_num_threads",
@@ -148,8 +151,8 @@ class ParameterCatalogTest {
         .containsExactly("sqm_cache_enable", "sqm_cache_size", "sqm_page_size");
     assertThat(CATALOG.inScope(Scope.CONNECTION))
         .extracting(Parameter::name)
-        .contains("dsi_num_threads", "exec_nrm_request_limit", "ltl_batch_size", "save_interval")
-        .doesNotContain("block_size", "rssd_url", "sqm_page_size");
+        .contains("dsi_num_threads", "exec_nrm_request_limit", "save_interval")
+        .doesNotContain("block_size", "rssd_url", "sqm_page_size", "agent_heartbeat_interval");
     assertThat(CATALOG.inScope(Scope.SERVER)).hasSameSizeAs(CATALOG.all());
     assertThat(CATALOG.inScope(Scope.CONNECTION))
         .isSortedAccordingTo(Comparator.comparing(Parameter::name));

@@ -38,8 +38,8 @@ class ParameterValuesTest {
     assertThat(v.getEnum("sqm_write_flush", Flush.class)).isEqualTo(Flush.ON);
     assertThat(v.getEnum("dsi_serialization_method", Serialization.class))
         .isEqualTo(Serialization.DEPENDENCY_AWARE);
-    assertThat(v.getDuration("agent_retry_interval")).isEqualTo(Duration.ofSeconds(10));
-    assertThat(v.getLong("agent_retry_interval")).isEqualTo(10_000);
+    assertThat(v.getDuration("exec_handshake_timeout")).isEqualTo(Duration.ofSeconds(10));
+    assertThat(v.getLong("exec_handshake_timeout")).isEqualTo(10_000);
     assertThat(v.getPath("data_directory")).isEqualTo(Path.of("data"));
     assertThat(v.getList("dsi_command_convert")).isEmpty();
     assertThat(v.getString("rssd_url")).isEqualTo("embedded");

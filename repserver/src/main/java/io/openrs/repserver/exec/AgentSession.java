@@ -2,6 +2,9 @@ package io.openrs.repserver.exec;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.text.LtlParseException;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * enough (back-pressure; counted as {@code ExecNrmWaitTime}).
  *
  * <p>{@code rs_ticket} commands are stamped with EXEC's time and the bytes received so far.
+ *
+ * <p>Liveness: once admitted, a session that receives nothing for the idle timeout ({@code
+ * agent_heartbeat_interval} × {@code agent_idle_heartbeats}) while it is reading is closed, which
+ * frees its origin for a replacement agent; while it has stopped reading for back-pressure the
+ * silence is its own doing and does not count. In a version 3 session it sends a {@link
+ * Frame.Heartbeat} whenever it has written nothing for the heartbeat interval.
  */
 final class AgentSession extends SimpleChannelInboundHandler<Frame> {
 
@@ -39,6 +49,9 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
 
   private final AgentGate gate;
   private final Executor rssdWriter;
+  private final Admission admission;
+  private final Frame.Liveness liveness;
+  private int version;
   private boolean closed;
   private final LtlParser parser = new LtlParser();
   private OriginPipeline origin;
@@ -50,9 +63,11 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
   private Oqid lastTaken;
   private Optional<String> rejectedEarlier = Optional.empty();
 
-  AgentSession(AgentGate gate, Executor rssdWriter) {
+  AgentSession(AgentGate gate, Executor rssdWriter, Admission admission, Frame.Liveness liveness) {
     this.gate = gate;
     this.rssdWriter = rssdWriter;
+    this.admission = admission;
+    this.liveness = liveness;
   }
 
   @Override
@@ -89,6 +104,8 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
         }
       } else if (frame instanceof Frame.StoreResume s) {
         origin.locator().offerResume(s.coveredUpTo(), s.blob());
+      } else if (frame instanceof Frame.Heartbeat && version >= WireProtocol.LIVENESS_VERSION) {
+        // Its arrival reset the idle timer; nothing else to do.
       } else {
         refuse(ctx, ErrorCode.PROTOCOL_ERROR, "unexpected " + frame.getClass().getSimpleName());
       }
@@ -99,6 +116,7 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
   }
 
   private void handshake(ChannelHandlerContext ctx, Frame frame) {
+    admission.helloReceived(ctx.channel());
     if (!(frame instanceof Frame.Hello hello)) {
       refuse(
           ctx,
@@ -129,7 +147,7 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
       return;
     }
     // A version 1 agent's batches may not hold version 2 values (non-finite, native).
-    parser.protocolVersion(version.getAsInt());
+    parser.protocolVersion(WireProtocol.textVersion(version.getAsInt()));
     OriginPipeline p;
     try {
       p = gate.admit(connect);
@@ -146,6 +164,17 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
                 : "");
       }
       refuse(ctx, e.code(), e.getMessage());
+      return;
+    }
+    if (!admission.openSession(ctx.channel())) {
+      refuse(
+          ctx,
+          ErrorCode.TOO_MANY_CONNECTIONS,
+          "the server already has "
+              + admission.maxSessions()
+              + " agent connections (exec_max_connections "
+              + admission.maxSessions()
+              + "); retry later");
       return;
     }
     if (!p.claim(
@@ -169,8 +198,46 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
         p.state().name(),
         ctx.channel().remoteAddress(),
         version.getAsInt());
+    this.version = version.getAsInt();
+    boolean heartbeats = this.version >= WireProtocol.LIVENESS_VERSION;
     ctx.writeAndFlush(
-        new Frame.Welcome(version.getAsInt(), p.state().durableOqid(), p.locator().resumeBlob()));
+        new Frame.Welcome(
+            this.version,
+            p.state().durableOqid(),
+            p.locator().resumeBlob(),
+            heartbeats ? Optional.of(liveness) : Optional.empty()));
+    ctx.pipeline()
+        .addBefore(
+            ctx.name(),
+            "openrs-ltl-liveness",
+            new IdleStateHandler(
+                liveness.idleTimeoutMillis(),
+                heartbeats ? liveness.heartbeatIntervalMillis() : 0,
+                0,
+                TimeUnit.MILLISECONDS));
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (!(event instanceof IdleStateEvent idle) || closed) {
+      ctx.fireUserEventTriggered(event);
+      return;
+    }
+    if (idle.state() == IdleState.WRITER_IDLE) {
+      ctx.writeAndFlush(new Frame.Heartbeat());
+    } else if (idle.state() == IdleState.READER_IDLE && !waitingForNrm) {
+      // Nothing from the agent for the idle timeout while we were reading: it is dead, frozen or
+      // cut off. Close without an Error (it would not read one); channelInactive frees the origin.
+      LOG.warn(
+          "agent for origin {} from {} sent nothing for {} ms (agent_heartbeat_interval {} ms x"
+              + " agent_idle_heartbeats): closing its connection, which frees the origin",
+          origin.state().name(),
+          ctx.channel().remoteAddress(),
+          liveness.idleTimeoutMillis(),
+          liveness.heartbeatIntervalMillis());
+      closed = true;
+      ctx.close();
+    }
   }
 
   private void batch(ChannelHandlerContext ctx, Frame.Batch batch) throws InterruptedException {

@@ -15,49 +15,90 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.openrs.wire.ErrorCode;
+import io.openrs.wire.Frame;
 import io.openrs.wire.FrameCodec;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The server's LTL listener: a Netty TCP server for agents. Each connection gets its own {@link
- * AgentSession}. Above {@code exec_max_connections} concurrent agents a new connection is refused
- * with {@code TOO_MANY_CONNECTIONS}, which tells the agent to retry.
+ * AgentSession}. {@link Admission} keeps the two limits apart: at most {@code exec_max_handshakes}
+ * sockets without a Hello (the oldest makes way for a newer one, and each is closed after {@code
+ * exec_handshake_timeout}), and at most {@code exec_max_connections} admitted agents (a further one
+ * is refused with {@code TOO_MANY_CONNECTIONS}, which tells the agent to retry). Accepted sockets
+ * have TCP keepalive on; an admitted agent that sends nothing for its idle timeout is closed by its
+ * session (docs/formats/ltl-wire.md, "Liveness").
  */
 public final class LtlListener implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LtlListener.class);
 
-  /** Where and how the listener listens. */
-  public record Settings(String host, int port, int maxConnections, int maxFrameBytes) {}
+  /**
+   * Where and how the listener listens.
+   *
+   * @param maxConnections agent sessions at once ({@code exec_max_connections})
+   * @param maxHandshakes sockets that have not sent their Hello, at once ({@code
+   *     exec_max_handshakes})
+   * @param handshakeTimeout from accept to the Hello ({@code exec_handshake_timeout})
+   * @param heartbeatInterval sent to version 3 agents in the Welcome ({@code
+   *     agent_heartbeat_interval})
+   * @param idleHeartbeats heartbeat intervals of silence after which a session is closed ({@code
+   *     agent_idle_heartbeats})
+   * @param clock for the summary log lines
+   */
+  public record Settings(
+      String host,
+      int port,
+      int maxConnections,
+      int maxFrameBytes,
+      int maxHandshakes,
+      Duration handshakeTimeout,
+      Duration heartbeatInterval,
+      int idleHeartbeats,
+      Clock clock) {
+
+    /** The liveness every version 3 session is welcomed with. */
+    Frame.Liveness liveness() {
+      int heartbeat = Math.toIntExact(heartbeatInterval.toMillis());
+      return new Frame.Liveness(heartbeat, Math.multiplyExact(heartbeat, idleHeartbeats));
+    }
+  }
 
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(0);
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-  private final AtomicInteger connected = new AtomicInteger();
+  private final Admission admission;
   private final Channel server;
 
   private LtlListener(Settings settings, AgentGate gate, Executor rssdWriter) throws IOException {
-    ChannelHandler limiter = new ConnectionLimit(settings.maxConnections());
+    admission =
+        new Admission(
+            new Admission.Limits(
+                settings.maxConnections(), settings.maxHandshakes(), settings.handshakeTimeout()),
+            settings.clock());
+    Frame.Liveness liveness = settings.liveness();
+    ChannelHandler accept = new Accept();
     ServerBootstrap b =
         new ServerBootstrap()
             .group(boss, workers)
             .channel(NioServerSocketChannel.class)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     FrameCodec.install(ch.pipeline(), settings.maxFrameBytes());
-                    ch.pipeline().addLast(limiter);
-                    ch.pipeline().addLast(new AgentSession(gate, rssdWriter));
+                    ch.pipeline().addLast(accept);
+                    ch.pipeline().addLast(new AgentSession(gate, rssdWriter, admission, liveness));
                   }
                 });
     try {
@@ -81,7 +122,16 @@ public final class LtlListener implements AutoCloseable {
       }
       throw new IOException("cannot start the LTL listener: " + e, e);
     }
-    LOG.info("listening for agents on {}", server.localAddress());
+    boss.scheduleAtFixedRate(admission::flushLog, 10, 10, TimeUnit.SECONDS);
+    LOG.info(
+        "listening for agents on {} (at most {} agents, {} sockets in the handshake for {} ms;"
+            + " heartbeat {} ms, idle timeout {} ms)",
+        server.localAddress(),
+        settings.maxConnections(),
+        settings.maxHandshakes(),
+        settings.handshakeTimeout().toMillis(),
+        liveness.heartbeatIntervalMillis(),
+        liveness.idleTimeoutMillis());
   }
 
   /** Binds and starts listening. */
@@ -95,41 +145,27 @@ public final class LtlListener implements AutoCloseable {
     return ((InetSocketAddress) server.localAddress()).getPort();
   }
 
-  /** Agents connected now. */
+  /** Agents connected now (admitted sessions; sockets still in the handshake do not count). */
   public int connections() {
-    return connected.get();
+    return admission.sessions();
+  }
+
+  /** Sockets accepted that have not sent their Hello yet. */
+  public int handshakes() {
+    return admission.handshakes();
+  }
+
+  /** Sockets closed since start because they sent no Hello within the handshake timeout. */
+  public long handshakeTimeouts() {
+    return admission.count(Admission.Cause.HANDSHAKE_TIMEOUT);
   }
 
   @ChannelHandler.Sharable
-  private final class ConnectionLimit extends ChannelInboundHandlerAdapter {
-    private final int max;
-
-    ConnectionLimit(int max) {
-      this.max = max;
-    }
-
+  private final class Accept extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
       channels.add(ctx.channel());
-      int n = connected.incrementAndGet();
-      ctx.channel().closeFuture().addListener(f -> connected.decrementAndGet());
-      if (n > max) {
-        LOG.warn(
-            "refused agent connection from {}: {} agents connected, exec_max_connections is {}",
-            ctx.channel().remoteAddress(),
-            n - 1,
-            max);
-        ctx.pipeline().remove(AgentSession.class);
-        FrameCodec.closeWithError(
-            ctx.channel(),
-            ErrorCode.TOO_MANY_CONNECTIONS,
-            "the server already has "
-                + (n - 1)
-                + " agent connections (exec_max_connections "
-                + max
-                + "); retry later");
-        return;
-      }
+      admission.accepted(ctx.channel());
       ctx.fireChannelActive();
     }
   }
