@@ -21,5 +21,12 @@
  * handled in order, one at a time, by {@code PgConnection} on the {@code rs-pgwire-worker-*} pool
  * through a per-connection {@code SerialExecutor}, so {@link io.openrs.pgwire.PgBackend} calls may
  * block without stalling the network or other sessions.
+ *
+ * <p>Bounded per input: the decoder checks every length before buffering and skips (never buffers)
+ * statements above {@code maxStatementBytes}; {@code SqlLexer} caps statements per query string and
+ * tokens per statement. Admission: connections not yet logged in are capped apart from sessions
+ * ({@code PgServerContext}, oldest closed first), must log in within the authentication timeout,
+ * and failed logins back off per client address ({@code LoginThrottle}, injected {@link
+ * java.time.Clock}); events a client can repeat at will are logged through {@code RateLimitedLog}.
  */
 package io.openrs.pgwire;

@@ -11,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -180,30 +178,6 @@ class PgHostileClientTest {
         assertThat(first.closedByServer()).isTrue();
         assertThat(server.unauthenticatedCount()).isZero();
       }
-    }
-  }
-
-  /** A clock the test moves by hand. */
-  private static final class ManualClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-11-27T10:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
     }
   }
 
