@@ -191,10 +191,10 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
     } else if (m instanceof FrontendMessage.TooLong) {
       FrontendMessage.TooLong tooLong = (FrontendMessage.TooLong) m;
       sendError(statementTooLong(tooLong), 0);
+      transaction.failed();
       if (tooLong.type() == 'Q') {
         readyForQuery();
       } else {
-        transaction.failed();
         extended.failed();
       }
     } else if (m instanceof FrontendMessage.FunctionCall) {

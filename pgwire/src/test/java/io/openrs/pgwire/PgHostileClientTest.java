@@ -103,6 +103,36 @@ class PgHostileClientTest {
   }
 
   @Test
+  void aParseLongerThanTheLimitFailsUntilSyncAndATooLongQueryAbortsTheTransaction()
+      throws Exception {
+    start(PgServerSettings.defaults("127.0.0.1", 0).withMaxStatementBytes(1024));
+    try (RawPgClient c = loggedIn(TestBackend.ADMIN, TestBackend.ADMIN_PASSWORD)) {
+      c.parse("", "echo " + "x".repeat(2000));
+      c.bind("", "", List.of());
+      c.execute("", 0);
+      c.sync();
+      List<Message> reply = c.readUntilReady();
+      assertThat(reply).hasSize(2);
+      assertThat(reply.get(0).fields())
+          .containsEntry('C', "54000")
+          .containsEntry(
+              'M', "Parse message of 2009 bytes is longer than the statement limit of 1024 bytes");
+      c.query("begin");
+      c.readUntilReady();
+      c.query("echo " + "y".repeat(2000));
+      reply = c.readUntilReady();
+      assertThat(reply.get(0).fields()).containsEntry('C', "54000");
+      assertThat(reply.get(1).body()).containsExactly('E');
+      c.query("rollback");
+      reply = c.readUntilReady();
+      assertThat(reply.get(reply.size() - 1).body()).containsExactly('I');
+      c.query("echo fine");
+      assertThat(c.readUntilReady().get(0).type()).isEqualTo('T');
+    }
+    assertThat(backend.executed).containsExactly("echo fine");
+  }
+
+  @Test
   void aQueryStringWithTooManyStatementsOrTokensIsRefusedBeforeAnyRuns() throws Exception {
     start(PgServerSettings.defaults("127.0.0.1", 0));
     try (RawPgClient monitor = loggedIn(TestBackend.MONITOR, TestBackend.MONITOR_PASSWORD)) {
