@@ -16,6 +16,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.BindException;
@@ -177,6 +178,24 @@ public final class PgServer implements AutoCloseable {
                     serverChannel.localAddress());
               }
             });
+    // Netty's event loops rethrow an Error (OutOfMemoryError from a heap filled elsewhere): the
+    // thread ends and its channels are served no more. Say so loudly; -XX:+ExitOnOutOfMemoryError
+    // under a supervisor is the cure.
+    for (EventLoopGroup group : List.of(acceptGroup, ioGroup)) {
+      for (EventExecutor loop : group) {
+        loop.terminationFuture()
+            .addListener(
+                f -> {
+                  if (!server.closed.get()) {
+                    log.error(
+                        "PostgreSQL protocol server on {}: a network thread ended unexpectedly;"
+                            + " the port may no longer accept or serve connections: restart the"
+                            + " server",
+                        serverChannel.localAddress());
+                  }
+                });
+      }
+    }
     log.info(
         "PostgreSQL protocol server listening on {} (TLS {}, at most {} sessions and {} connections"
             + " logging in, {} ms to log in, statements up to {} bytes)",
