@@ -174,6 +174,28 @@ class LtlPortAdmissionIT {
         .anySatisfy(w -> assertThat(w).contains("exec_handshake_timeout (3000 ms)"));
   }
 
+  @Test
+  void aSocketNotAdmittedYetCannotMakeTheServerBufferALargeFrame() throws Exception {
+    start(Map.of());
+    try (Socket s = new Socket("127.0.0.1", server.ltlPort())) {
+      s.setSoTimeout(10_000);
+      // The header of a 1 MiB "Hello": refused before any body byte, not buffered up to 16 MiB.
+      s.getOutputStream().write(new byte[] {0x00, 0x10, 0x00, 0x00, FrameCodec.TYPE_HELLO});
+      s.getOutputStream().flush();
+      EmbeddedChannel decoder = new EmbeddedChannel(new FrameCodec.Decoder(1 << 20));
+      decoder.writeInbound(Unpooled.wrappedBuffer(s.getInputStream().readAllBytes()));
+      Frame answer = decoder.readInbound();
+      assertThat(answer)
+          .isInstanceOfSatisfying(
+              Frame.Error.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.PROTOCOL_ERROR);
+                assertThat(e.message())
+                    .contains("frame length 1048576 exceeds the maximum frame length 65536");
+              });
+    }
+  }
+
   /** Drains what the server wrote (an Error frame) and counts sockets the server has closed. */
   private static long closedByServer(List<SocketChannel> sockets) throws IOException {
     long closed = 0;

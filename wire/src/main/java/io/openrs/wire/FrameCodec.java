@@ -540,11 +540,20 @@ public final class FrameCodec {
    * WireProtocolException} too.
    */
   public static final class Decoder extends ByteToMessageDecoder {
-    private final int maxFrameLength;
+    private int maxFrameLength;
     private boolean failed;
 
     /** A decoder refusing frames whose length field exceeds {@code maxFrameLength}. */
     public Decoder(int maxFrameLength) {
+      this.maxFrameLength = WireProtocol.checkMaxFrameLength(maxFrameLength);
+    }
+
+    /**
+     * Changes the bound for the frames not decoded yet: the server reads the Hello under {@link
+     * WireProtocol#MAX_HELLO_FRAME_LENGTH} and raises it once the agent is admitted. Call it on the
+     * channel's event loop.
+     */
+    public void maxFrameLength(int maxFrameLength) {
       this.maxFrameLength = WireProtocol.checkMaxFrameLength(maxFrameLength);
     }
 

@@ -53,6 +53,12 @@ public final class WireProtocol {
   /** Largest configurable maximum frame length: 1 GiB. */
   public static final int MAX_MAX_FRAME_LENGTH = 1 << 30;
 
+  /**
+   * Bound on the first frame of a connection at the server, the Hello (a connect command of a few
+   * hundred bytes): a peer that is not admitted yet cannot make the server buffer more. 64 KiB.
+   */
+  public static final int MAX_HELLO_FRAME_LENGTH = 64 * 1024;
+
   /** Longest resume blob in {@link Frame.Welcome} and {@link Frame.StoreResume}: 1 MiB. */
   public static final int MAX_RESUME_BLOB_BYTES = 1024 * 1024;
 

@@ -51,6 +51,7 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
   private final Executor rssdWriter;
   private final Admission admission;
   private final Frame.Liveness liveness;
+  private final int maxFrameBytes;
   private int version;
   private boolean closed;
   private final LtlParser parser = new LtlParser();
@@ -63,11 +64,17 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
   private Oqid lastTaken;
   private Optional<String> rejectedEarlier = Optional.empty();
 
-  AgentSession(AgentGate gate, Executor rssdWriter, Admission admission, Frame.Liveness liveness) {
+  AgentSession(
+      AgentGate gate,
+      Executor rssdWriter,
+      Admission admission,
+      Frame.Liveness liveness,
+      int maxFrameBytes) {
     this.gate = gate;
     this.rssdWriter = rssdWriter;
     this.admission = admission;
     this.liveness = liveness;
+    this.maxFrameBytes = maxFrameBytes;
   }
 
   @Override
@@ -199,6 +206,7 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
         ctx.channel().remoteAddress(),
         version.getAsInt());
     this.version = version.getAsInt();
+    ctx.pipeline().get(FrameCodec.Decoder.class).maxFrameLength(maxFrameBytes);
     boolean heartbeats = this.version >= WireProtocol.LIVENESS_VERSION;
     ctx.writeAndFlush(
         new Frame.Welcome(

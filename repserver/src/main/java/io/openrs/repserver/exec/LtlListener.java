@@ -17,6 +17,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.openrs.wire.ErrorCode;
 import io.openrs.wire.Frame;
 import io.openrs.wire.FrameCodec;
+import io.openrs.wire.WireProtocol;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -97,8 +98,17 @@ public final class LtlListener implements AutoCloseable {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     FrameCodec.install(ch.pipeline(), settings.maxFrameBytes());
+                    // Until the agent is admitted, a frame is at most a Hello's bound.
+                    ch.pipeline()
+                        .get(FrameCodec.Decoder.class)
+                        .maxFrameLength(
+                            Math.min(
+                                settings.maxFrameBytes(), WireProtocol.MAX_HELLO_FRAME_LENGTH));
                     ch.pipeline().addLast(accept);
-                    ch.pipeline().addLast(new AgentSession(gate, rssdWriter, admission, liveness));
+                    ch.pipeline()
+                        .addLast(
+                            new AgentSession(
+                                gate, rssdWriter, admission, liveness, settings.maxFrameBytes()));
                   }
                 });
     try {
