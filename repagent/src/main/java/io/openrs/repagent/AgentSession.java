@@ -88,7 +88,8 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
             settings.originServer(),
             settings.originDatabase(),
             // The agent sends version 2 values (NaN, infinities, native): a server that speaks
-            // only version 1 refuses it at connect, naming both ranges.
+            // only version 1 refuses it at connect, naming both ranges. At version 3 the client
+            // exchanges heartbeats and gives up a server silent for the idle timeout.
             WireProtocol.VERSION_2,
             WireProtocol.MAX_VERSION,
             settings.serverUser(),
