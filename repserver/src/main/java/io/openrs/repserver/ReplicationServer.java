@@ -17,6 +17,7 @@ import io.openrs.config.rssd.ScramVerifier;
 import io.openrs.config.rssd.StsCache;
 import io.openrs.config.rssd.SubscriptionState;
 import io.openrs.config.rssd.UserRole;
+import io.openrs.config.secret.PrivateFiles;
 import io.openrs.dsi.DsiTarget;
 import io.openrs.dsi.ReplicaIdentity;
 import io.openrs.dsi.SnapshotSignal;
@@ -57,7 +58,6 @@ import io.openrs.wire.WireProtocol;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -119,12 +119,13 @@ public final class ReplicationServer implements AutoCloseable {
   private ReplicationServer(ServerSettings settings, MeterRegistry registry) throws IOException {
     this.settings = settings;
     this.registry = registry;
-    Files.createDirectories(settings.directory());
+    PrivateFiles.createDirectories(settings.directory());
+    Path lockFile = settings.directory().resolve("repserver.lock");
     lockChannel =
         FileChannel.open(
-            settings.directory().resolve("repserver.lock"),
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE);
+            lockFile,
+            Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+            PrivateFiles.fileAttributes(lockFile));
     lock = lockChannel.tryLock();
     if (lock == null) {
       lockChannel.close();
@@ -134,7 +135,7 @@ public final class ReplicationServer implements AutoCloseable {
     Rssd opened = null;
     FileQueueManager q = null;
     try {
-      opened = Rssd.open(settings.rssd());
+      opened = ServerFiles.openRssd(settings);
       this.rssd = opened;
       this.parameters = layerRssdValues(settings.parameters(), rssd);
       ParameterValues p = parameters;
@@ -738,7 +739,7 @@ public final class ReplicationServer implements AutoCloseable {
           checkMaterialization(
               name, repDefName, databaseLevel, replicateDataserver, replicateDatabase);
       ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
-      DsiTarget target = DsiTargets.target(primary);
+      DsiTarget target = DsiTargets.target(primary, rssd.secrets());
       try {
         SnapshotSignal.locate(target);
       } catch (IllegalStateException e) {
@@ -1050,7 +1051,7 @@ public final class ReplicationServer implements AutoCloseable {
     String id = materializationId(s) + "_stop";
     try {
       SnapshotSignal.stop(
-          DsiTargets.target(primary),
+          DsiTargets.target(primary, rssd.secrets()),
           id,
           List.of(d.get().primarySchema() + "." + d.get().primaryTable()));
       LOG.info("subscription {} dropped while materializing: snapshot stopped ({})", s.name(), id);
@@ -1204,12 +1205,13 @@ public final class ReplicationServer implements AutoCloseable {
    * PostgreSQL primary whose connection has login settings and answers); false when that cannot be
    * told, so the subscription's notice stays.
    */
-  private static boolean replicaIdentityFull(ConnectionDef primary, RepDef d) {
+  private boolean replicaIdentityFull(ConnectionDef primary, RepDef d) {
     if (primary.profile() != Profile.POSTGRESQL) {
       return false;
     }
     try {
-      return ReplicaIdentity.isFull(DsiTargets.target(primary), d.primarySchema(), d.primaryTable())
+      return ReplicaIdentity.isFull(
+              DsiTargets.target(primary, rssd.secrets()), d.primarySchema(), d.primaryTable())
           .orElse(false);
     } catch (IllegalArgumentException noLoginSettings) {
       return false;

@@ -75,11 +75,13 @@ final class StandardParameters {
             .build());
     all.add(
         startup("listen_address", STRING)
-            .dflt("0.0.0.0")
+            .dflt("127.0.0.1")
             .range(1, 255)
             .doc(
-                "Host name or address the agent, admin and metrics listeners bind to; `0.0.0.0`"
-                    + " binds every IPv4 interface, `localhost` only the loopback.")
+                "Host name or address the agent, admin and metrics listeners bind to. The default"
+                    + " binds the loopback only, so a new server cannot be reached from other"
+                    + " hosts; set `0.0.0.0` (every IPv4 interface) or one address of the host"
+                    + " to let agents and administrators elsewhere connect (see security.md).")
             .build());
     all.add(
         startup("ltl_port", INTEGER)

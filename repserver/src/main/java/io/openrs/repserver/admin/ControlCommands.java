@@ -131,7 +131,7 @@ final class ControlCommands {
         continue;
       }
       try {
-        RsTicketCall.issue(DsiTargets.target(c), t.headers());
+        RsTicketCall.issue(DsiTargets.target(c, server.rssd().secrets()), t.headers());
         issued.add(c.name());
       } catch (Exception e) {
         problems.add(c.name() + ": " + e.getMessage());

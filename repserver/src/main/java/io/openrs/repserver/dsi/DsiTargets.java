@@ -6,6 +6,8 @@ import io.openrs.config.param.Scope;
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.Profile;
 import io.openrs.config.rssd.Rssd;
+import io.openrs.config.secret.SecretException;
+import io.openrs.config.secret.Secrets;
 import io.openrs.dsi.DsiTarget;
 import io.openrs.dsi.OriginProfiles;
 import java.util.Map;
@@ -14,9 +16,12 @@ import java.util.TreeMap;
 /**
  * What a replicate connection's DSI is given: where the database is (its connection settings {@code
  * server}, {@code port}, {@code database}, {@code user}, {@code password}) and its parameters (the
- * connection's catalogue values over the server's).
+ * connection's catalogue values over the server's). The password is stored sealed or as a reference
+ * and revealed here, when a component is about to log in with it.
  */
 public final class DsiTargets {
+  private static final String PASSWORD = "password";
+
   private DsiTargets() {}
 
   /**
@@ -26,7 +31,7 @@ public final class DsiTargets {
    *
    * @throws IllegalArgumentException naming the missing setting
    */
-  public static DsiTarget target(ConnectionDef c) {
+  public static DsiTarget target(ConnectionDef c, Secrets secrets) {
     Map<String, String> p = c.properties();
     String server = require(c, p, "server");
     String port = require(c, p, "port");
@@ -39,7 +44,7 @@ public final class DsiTargets {
         scheme,
         "jdbc:" + scheme + "://" + hostPart(server) + ":" + port + "/" + database,
         user,
-        p.getOrDefault("password", ""));
+        password(c, p, secrets));
   }
 
   /**
@@ -63,6 +68,21 @@ public final class DsiTargets {
               }
             });
     return ParameterValues.of(catalog, Scope.CONNECTION, values).over(server);
+  }
+
+  /**
+   * The clear password, had from the stored one only now: opened with the server's key, or read
+   * from the environment variable or file it refers to.
+   *
+   * @throws IllegalArgumentException naming the connection and why (never the password)
+   */
+  private static String password(ConnectionDef c, Map<String, String> p, Secrets secrets) {
+    String stored = p.getOrDefault(PASSWORD, "");
+    try {
+      return secrets.reveal(stored, Secrets.configContext(c.id(), PASSWORD));
+    } catch (SecretException e) {
+      throw new IllegalArgumentException("connection " + c.name() + ": " + e.getMessage(), e);
+    }
   }
 
   private static String hostPart(String server) {

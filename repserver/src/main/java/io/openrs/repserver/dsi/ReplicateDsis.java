@@ -71,9 +71,10 @@ public final class ReplicateDsis implements AutoCloseable {
     OriginProfiles origins = DsiTargets.originProfiles(rssd);
     DsiConnection dsi =
         start
-            ? DsiConnection.start(DsiTargets.target(c), outbound, settings, sink, registry, origins)
+            ? DsiConnection.start(
+                DsiTargets.target(c, rssd.secrets()), outbound, settings, sink, registry, origins)
             : DsiConnection.createSuspended(
-                DsiTargets.target(c), outbound, settings, sink, registry, origins);
+                DsiTargets.target(c, rssd.secrets()), outbound, settings, sink, registry, origins);
     dsis.put(c.id(), dsi);
     LOG.info(
         "DSI {} (connection {}) {}: {} thread(s)",
