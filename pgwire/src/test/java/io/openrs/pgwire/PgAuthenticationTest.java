@@ -32,7 +32,7 @@ class PgAuthenticationTest {
         PgServer.start(
             PgServerSettings.defaults("127.0.0.1", 0)
                 .withMaxConnections(2)
-                .withAuthenticationTimeout(Duration.ofMillis(300)),
+                .withAuthenticationTimeout(Duration.ofSeconds(3)),
             backend);
   }
 
