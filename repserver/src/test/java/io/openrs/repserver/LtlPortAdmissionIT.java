@@ -196,6 +196,30 @@ class LtlPortAdmissionIT {
     }
   }
 
+  @Test
+  void wrongPasswordsAtFullSpeedCostOneLogLine() throws Exception {
+    start(Map.of());
+    configure();
+    for (int i = 0; i < 30; i++) {
+      LtlCommand.Connect wrong =
+          new LtlCommand.Connect("pds", "pdb", 1, 3, "sa", "pw-" + i + "-x", Optional.empty());
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> LtlClient.connect("127.0.0.1", server.ltlPort(), wrong, Duration.ofSeconds(10)))
+          .isInstanceOfSatisfying(
+              LtlRejectedException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.AUTHENTICATION_FAILED));
+    }
+    assertThat(
+            List.copyOf(log.list).stream()
+                .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                .map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("refused")))
+        .singleElement()
+        .asString()
+        .contains("AUTHENTICATION_FAILED")
+        .doesNotContain("pw-");
+  }
+
   /** Drains what the server wrote (an Error frame) and counts sockets the server has closed. */
   private static long closedByServer(List<SocketChannel> sockets) throws IOException {
     long closed = 0;

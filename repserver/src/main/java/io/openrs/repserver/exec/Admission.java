@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,17 +52,28 @@ final class Admission {
   private final ConcurrentLinkedDeque<Channel> handshaking = new ConcurrentLinkedDeque<>();
   private final AtomicInteger handshakeCount = new AtomicInteger();
   private final AtomicInteger sessions = new AtomicInteger();
-  private final LongAdder[] counts = new LongAdder[Cause.values().length];
   private final SummaryLog<Cause> log;
+  private final SummaryLog<ErrorCode> refusals;
 
   Admission(Limits limits, Clock clock) {
     this.limits = limits;
-    for (int i = 0; i < counts.length; i++) {
-      counts[i] = new LongAdder();
-    }
     this.log =
         new SummaryLog<>(
             Cause.class, clock, LOG_INTERVAL, (cause, line) -> LOG.warn("LTL port: {}", line));
+    this.refusals =
+        new SummaryLog<>(
+            ErrorCode.class,
+            clock,
+            LOG_INTERVAL,
+            (code, line) -> LOG.warn("LTL port, agent refused ({}): {}", code, line));
+  }
+
+  /**
+   * A Hello refused by the gate ({@code AUTHENTICATION_FAILED}, {@code UNKNOWN_ORIGIN}, ...):
+   * logged through the summary log, so wrong passwords at full speed cost a line a minute.
+   */
+  void helloRefused(Channel ch, ErrorCode code, String message) {
+    refusals.event(code, "agent from " + ch.remoteAddress() + " refused: " + message);
   }
 
   /** A socket was accepted: it is in the handshake until {@link #helloReceived}. */
@@ -141,19 +151,10 @@ final class Admission {
     return sessions.get();
   }
 
-  /** Sockets in the handshake now. */
-  int handshakes() {
-    return handshakeCount.get();
-  }
-
-  /** Sockets that lost their place for {@code cause} since start. */
-  long count(Cause cause) {
-    return counts[cause.ordinal()].sum();
-  }
-
   /** Writes the summary lines whose interval has passed; the listener calls it periodically. */
   void flushLog() {
     log.flush();
+    refusals.flush();
   }
 
   /** True when this call took {@code ch} out of the handshake (it was still in it). */
@@ -190,7 +191,6 @@ final class Admission {
   }
 
   private void count(Cause cause, String detail) {
-    counts[cause.ordinal()].increment();
     log.event(cause, detail);
   }
 }

@@ -161,14 +161,15 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
     } catch (AgentRejectedException e) {
       if (e.repeated()) {
         LOG.debug("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
-      } else {
+      } else if (e.code() == ErrorCode.LOG_TRANSFER_STOPPED) {
         LOG.warn(
-            "agent from {} refused: {}{}",
+            "agent from {} refused: {} (later refusals are logged at DEBUG until log transfer is"
+                + " resumed)",
             ctx.channel().remoteAddress(),
-            e.getMessage(),
-            e.code() == ErrorCode.LOG_TRANSFER_STOPPED
-                ? " (later refusals are logged at DEBUG until log transfer is resumed)"
-                : "");
+            e.getMessage());
+      } else {
+        // Wrong passwords, unknown origins: a flood of them is one line per code per minute.
+        admission.helloRefused(ctx.channel(), e.code(), e.getMessage());
       }
       refuse(ctx, e.code(), e.getMessage());
       return;

@@ -160,16 +160,6 @@ public final class LtlListener implements AutoCloseable {
     return admission.sessions();
   }
 
-  /** Sockets accepted that have not sent their Hello yet. */
-  public int handshakes() {
-    return admission.handshakes();
-  }
-
-  /** Sockets closed since start because they sent no Hello within the handshake timeout. */
-  public long handshakeTimeouts() {
-    return admission.count(Admission.Cause.HANDSHAKE_TIMEOUT);
-  }
-
   @ChannelHandler.Sharable
   private final class Accept extends ChannelInboundHandlerAdapter {
     @Override
