@@ -38,6 +38,8 @@ import javax.crypto.spec.SecretKeySpec;
  * another row does not open there.
  * </pre>
  *
+ * <p>{@code docs/formats/secrets.md} has a worked example ({@code SecretFormatsTest}).
+ *
  * <p>The GCM tag is the integrity check: a changed bit anywhere, a wrong key or a wrong context
  * fails {@link #open} with a {@link SecretException} naming the context, never the value.
  *
@@ -105,10 +107,18 @@ public final class SecretBox {
    * @return {@code enc:1:<base64>}
    */
   public String seal(String secret, String context) {
-    Objects.requireNonNull(secret, "secret");
-    Objects.requireNonNull(context, "context");
     byte[] nonce = new byte[NONCE_SIZE];
     RANDOM.nextBytes(nonce);
+    return seal(secret, context, nonce);
+  }
+
+  /** {@link #seal(String, String)} with a given nonce: for the byte-exact example test only. */
+  String seal(String secret, String context, byte[] nonce) {
+    Objects.requireNonNull(secret, "secret");
+    Objects.requireNonNull(context, "context");
+    if (nonce.length != NONCE_SIZE) {
+      throw new IllegalArgumentException("a nonce has " + NONCE_SIZE + " bytes");
+    }
     byte[] sealed;
     try {
       Cipher c = cipher(Cipher.ENCRYPT_MODE, nonce, context);

@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * FILE_SIZE = 41
  * </pre>
  *
+ * <p>{@code docs/formats/secrets.md} has a worked example ({@code SecretFormatsTest}).
+ *
  * <p>Created whole or not at all: written to {@code <name>.tmp} (created {@code 0600}), forced,
  * renamed over the final name and the directory forced; a {@code .tmp} left by a crash is deleted.
  *
