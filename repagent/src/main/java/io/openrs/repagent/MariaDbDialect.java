@@ -468,6 +468,13 @@ final class MariaDbDialect implements SourceDialect {
   /** Maps binlog records; see the class comment for the OQID. */
   final class Mapper implements RecordMapper {
     private final TransactionAssembler out;
+
+    /**
+     * The delete half of a primary-key update, held until the next record tells whether its create
+     * half follows (then both become one {@code update}) or not (then it is sent as a delete).
+     */
+    private PostgresDialect.HeldDelete held;
+
     private final AgentCounters counters;
     private final RowImages images = new RowImages();
     private final String transactionTopic;
@@ -489,6 +496,9 @@ final class MariaDbDialect implements SourceDialect {
 
     @Override
     public boolean map(SourceRecord record) throws InterruptedException {
+      if (held != null && !held.pairsWith(record, "db")) {
+        releaseHeld();
+      }
       Map<String, ?> offset = record.sourceOffset();
       if (record.topic().equals(transactionTopic)) {
         Struct v = (Struct) record.value();
@@ -540,6 +550,13 @@ final class MariaDbDialect implements SourceDialect {
         case "c":
           {
             var after = images.all(value.getStruct("after"));
+            if (held != null) {
+              // held.pairsWith(record) (map released it otherwise): one primary-key update
+              var before = held.before();
+              held = null;
+              out.add((t, o) -> new LtlCommand.Update(t, o, table, before, after));
+              break;
+            }
             out.add((t, o) -> new LtlCommand.Insert(t, o, table, false, after));
             break;
           }
@@ -553,6 +570,12 @@ final class MariaDbDialect implements SourceDialect {
         case "d":
           {
             var before = images.all(value.getStruct("before"));
+            Struct newKey = PostgresDialect.header(record, PostgresDialect.NEW_KEY_HEADER);
+            if (newKey != null && record.key() instanceof Struct oldKey) {
+              // Debezium emits a primary-key update as this delete and then a create: hold it
+              held = new PostgresDialect.HeldDelete(table, before, oldKey, newKey);
+              break;
+            }
             out.add((t, o) -> new LtlCommand.Delete(t, o, table, before));
             break;
           }
@@ -565,6 +588,13 @@ final class MariaDbDialect implements SourceDialect {
       }
       counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
       return false;
+    }
+
+    /** Sends the held delete as a delete: no create of the same key update followed it. */
+    private void releaseHeld() {
+      PostgresDialect.HeldDelete d = held;
+      held = null;
+      out.add((t, o) -> new LtlCommand.Delete(t, o, d.table(), d.before()));
     }
 
     /**

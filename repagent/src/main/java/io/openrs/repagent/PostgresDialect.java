@@ -968,6 +968,14 @@ final class PostgresDialect implements SourceDialect {
 
     /** Whether {@code record} is this update's create half. */
     boolean pairsWith(SourceRecord record) {
+      return pairsWith(record, "schema");
+    }
+
+    /**
+     * Whether {@code record} is this update's create half; {@code schemaField} names the source
+     * field holding the table's schema ({@code schema}, or {@code db} for MariaDB and MySQL).
+     */
+    boolean pairsWith(SourceRecord record, String schemaField) {
       if (!(record.value() instanceof Struct v)
           || v.schema().field("op") == null
           || !"c".equals(v.getString("op"))
@@ -975,7 +983,7 @@ final class PostgresDialect implements SourceDialect {
         return false;
       }
       Struct src = v.getStruct("source");
-      if (!table.schema().equals(src.getString("schema"))
+      if (!table.schema().equals(src.getString(schemaField))
           || !table.table().equals(src.getString("table"))) {
         return false;
       }
