@@ -1,0 +1,14 @@
+/**
+ * EXEC: the LTL port. {@link io.openrs.repserver.exec.LtlListener} accepts agents' TCP connections
+ * (Netty; one boss thread, worker event loops); {@link io.openrs.repserver.exec.Admission} decides
+ * who holds a place (sockets in the handshake apart from admitted agents, the handshake timeout,
+ * summary log lines through {@link io.openrs.repserver.exec.SummaryLog}); one {@link
+ * io.openrs.repserver.exec.AgentSession} per connection, confined to its channel's event loop, runs
+ * the handshake, hands batches to its origin's pipeline and closes an agent that stays silent for
+ * the idle timeout. The protocol is {@code docs/formats/ltl-wire.md}; what is protected is in
+ * {@code docs/security.md}.
+ *
+ * <p>Admission and SummaryLog are shared by every event loop and thread-safe; AgentSession is not
+ * (owned by its event loop).
+ */
+package io.openrs.repserver.exec;
