@@ -2,6 +2,7 @@ package io.openrs.repserver.admin;
 
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.TicketEntry;
+import io.openrs.config.secret.Secrets;
 import io.openrs.dsi.DsiConnection;
 import io.openrs.dsi.DsiState;
 import io.openrs.pgwire.PgException;
@@ -50,10 +51,7 @@ final class StatusCommands {
               .text("settings");
       for (ConnectionDef d : server.rssd().connections().all()) {
         Map<String, String> shown = new TreeMap<>();
-        d.properties()
-            .forEach(
-                (k, v) ->
-                    shown.put(k, k.toLowerCase(Locale.ROOT).contains("password") ? "***" : v));
+        d.properties().forEach((k, v) -> shown.put(k, Secrets.isSecretName(k) ? "***" : v));
         t.row(
             d.id(),
             d.name(),

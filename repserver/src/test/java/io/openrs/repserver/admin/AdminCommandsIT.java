@@ -97,7 +97,10 @@ class AdminCommandsIT {
 
       List<List<String>> conns = rows(s, "admin show_connections");
       assertThat(conns).extracting(r -> r.get(1)).containsExactly("pds.pdb", "rds.rdb");
-      assertThat(conns.get(1).get(6)).contains("password=***").doesNotContain("openrs,");
+      assertThat(conns.get(1).get(6))
+          .contains("password=***")
+          .doesNotContain("openrs,")
+          .doesNotContain("enc:");
       try (ResultSet rs = s.executeQuery("rs_helprep orders_rd")) {
         assertThat(rs.getMetaData().getColumnName(1)).isEqualTo("replication_definition");
         assertThat(rs.next()).isTrue();
