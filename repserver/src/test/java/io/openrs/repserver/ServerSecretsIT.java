@@ -227,6 +227,32 @@ class ServerSecretsIT {
     awaitDsiLogin();
   }
 
+  @Test
+  void aPasswordGivenAsAFileReferenceIsReadAtLoginAndNeverStored() throws Exception {
+    Path pwFile = tmp.resolve("replicate.password");
+    Files.writeString(pwFile, password + "\n");
+    server = TestServers.start(dir, Map.of());
+    try (Connection c = sa();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "create connection to rds."
+              + replicate.name()
+              + " using profile postgresql set server to '127.0.0.1', set port to '5432', set"
+              + " user to '"
+              + role
+              + "', set password to 'file:"
+              + pwFile
+              + "'");
+    }
+    subscribe();
+
+    awaitDsiLogin();
+    assertThat(server.rssd().connections().find("rds", replicate.name()).orElseThrow().properties())
+        .containsEntry("password", "file:" + pwFile);
+    assertThat(revealed()).isEqualTo(password);
+    assertThat(filesHolding(password)).as("files holding the password").isEmpty();
+  }
+
   private static String mode(Path p) throws Exception {
     return PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
   }
