@@ -43,6 +43,10 @@ class ParameterCatalogTest {
     assertThat(fileOnly)
         .extracting(Parameter::name)
         .containsExactlyInAnyOrder(
+            "admin_auth_timeout",
+            "admin_max_login_failures",
+            "admin_max_statement_bytes",
+            "admin_max_unauthenticated",
             "admin_port",
             "admin_tls_certificate",
             "admin_tls_private_key",
