@@ -67,6 +67,9 @@ final class Applier {
   /** The mode was switched inside the replicate transaction in hand. */
   private boolean modeSwitchedInTransaction;
 
+  /** The mode was switched ahead, for the transaction the next {@link #begin()} starts. */
+  private boolean switchedAhead;
+
   /** Deferrable constraints are deferred in the replicate transaction in hand. */
   private boolean deferred;
 
@@ -149,7 +152,10 @@ final class Applier {
 
   /** Starts a replicate transaction's bookkeeping. */
   void begin() {
-    if (modeSwitchedInTransaction) {
+    if (switchedAhead) {
+      // the SET went ahead into this very transaction (HVAR's inserts ahead): it holds
+      switchedAhead = false;
+    } else if (modeSwitchedInTransaction) {
       replicaMode = null; // the last transaction may have been rolled back, and its SET with it
       modeSwitchedInTransaction = false;
     }
@@ -164,6 +170,22 @@ final class Applier {
   /** The replicate transaction in hand committed: a mode it switched to stays. */
   void committed() {
     modeSwitchedInTransaction = false;
+    switchedAhead = false;
+  }
+
+  /**
+   * HVAR's compiling thread, before it sends inserts ahead into the transaction that {@link
+   * #begin()} will then start: the session in the group's mode. A SET made here belongs to that
+   * transaction, so {@code begin()} must not forget it: re-sending it there would meet the COPY the
+   * inserts ahead hold open on the connection and wait for it for ever.
+   */
+  void useReplicaModeAhead(boolean on) throws StatementFailure {
+    if (modeSwitchedInTransaction) {
+      replicaMode = null; // the last transaction was not seen to commit: its SET may be gone
+      modeSwitchedInTransaction = false;
+    }
+    useReplicaMode(on);
+    switchedAhead = modeSwitchedInTransaction;
   }
 
   /**

@@ -727,7 +727,7 @@ final class ReplicateSession implements AutoCloseable {
       return false;
     }
     try {
-      applier.useReplicaMode(replicaMode);
+      applier.useReplicaModeAhead(replicaMode);
       return true;
     } catch (StatementFailure f) {
       LOG.debug("{}: no inserts ahead: {}", name, f.describeError());
