@@ -109,15 +109,44 @@ public final class PostgresColumnValues
           "uuid",
           "money");
 
+  /**
+   * The property naming tables ({@code schema.table}, comma-separated) whose columns keep
+   * Debezium's own values: tables Debezium itself reads, such as materialization's signal table.
+   */
+  static final String SKIP_TABLES = "skip.tables";
+
+  private Set<String> skipTables = Set.of();
+
   @Override
   public void configure(Properties props) {
-    // no settings
+    String skip = props.getProperty(SKIP_TABLES, "");
+    skipTables =
+        java.util.Arrays.stream(skip.split(","))
+            .map(String::strip)
+            .filter(t -> !t.isEmpty())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  }
+
+  /** Whether {@code dataCollection} ({@code [catalog.]schema.table}) is a skipped table. */
+  private boolean skipped(String dataCollection) {
+    if (dataCollection == null) {
+      return false;
+    }
+    for (String t : skipTables) {
+      if (dataCollection.equals(t) || dataCollection.endsWith("." + t)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
   public void converterFor(
       RelationalColumn column, ConverterRegistration<SchemaBuilder> registration) {
     String type = column.typeName() == null ? "" : column.typeName().toLowerCase(Locale.ROOT);
+    if (skipped(column.dataCollection())) {
+      return; // Debezium reads this table itself (signals): its values stay Debezium's
+    }
     if (LEFT_TO_DEBEZIUM.contains(type) || (type.equals("bit") && column.length().orElse(1) == 1)) {
       return; // bit(1) is a boolean for Debezium, exactly
     }

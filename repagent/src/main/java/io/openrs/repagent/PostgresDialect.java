@@ -447,6 +447,9 @@ final class PostgresDialect implements SourceDialect {
     // agent's own converter: exact values, and "unchanged TOASTed value" as a flag.
     p.setProperty("converters", PostgresColumnValues.NAME);
     p.setProperty(PostgresColumnValues.NAME + ".type", PostgresColumnValues.class.getName());
+    p.setProperty(
+        PostgresColumnValues.NAME + "." + PostgresColumnValues.SKIP_TABLES,
+        Materialization.includePattern(source.ticketSchema()));
     p.setProperty("skipped.operations", "none");
     p.setProperty("include.unknown.datatypes", "true");
     List<String> unreadable = List.copyOf(unreadableTables);
