@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.openrs.consistency.support.Database;
 import io.openrs.consistency.support.Kind;
 import io.openrs.consistency.support.Pipeline;
+import io.openrs.consistency.support.TableText;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,36 +90,12 @@ class CascadesAcrossProductsIT {
       }
       p.awaitDelivered(Duration.ofSeconds(120));
       Database r = p.replicates().get(0).db();
-      List<String> differences = new ArrayList<>();
-      for (String t : TABLES) {
-        List<String> expected = rows(p.primary(), t);
-        List<String> actual = rows(r, t);
-        if (!expected.equals(actual)) {
-          differences.add(t + ": primary " + expected + ", replicate " + actual);
-        }
-      }
+      List<String> differences = TableText.differingTables(p.primary(), r, TABLES, "1");
       assertThat(differences).as("tables that differ").isEmpty();
-      assertThat(rows(p.primary(), "child")).containsExactly("[21, 20, c]", "[22, 20, d]");
-      assertThat(rows(p.primary(), "tree")).containsExactly("[4, null]");
+      assertThat(TableText.rows(p.primary(), "SELECT * FROM %s.child ORDER BY 1"))
+          .containsExactly("[21, 20, c]", "[22, 20, d]");
+      assertThat(TableText.rows(p.primary(), "SELECT * FROM %s.tree")).containsExactly("[4, null]");
       p.stop();
     }
-  }
-
-  private static List<String> rows(Database db, String table) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT * FROM " + db.schema() + "." + table + " ORDER BY 1")) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row.toString());
-      }
-    }
-    return out;
   }
 }

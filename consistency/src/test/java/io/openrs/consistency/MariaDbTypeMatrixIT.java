@@ -5,17 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.openrs.consistency.support.Database;
 import io.openrs.consistency.support.Kind;
 import io.openrs.consistency.support.Pipeline;
+import io.openrs.consistency.support.TableText;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -93,46 +87,14 @@ class MariaDbTypeMatrixIT {
       }
       p.awaitDelivered(Duration.ofSeconds(120));
       Database replicate = p.replicates().get(0).db();
-      List<List<String>> expected = rows(p.primary());
-      List<List<String>> actual = rows(replicate);
-      assertThat(differences(expected, actual)).as("values that differ (%s)", mode).isEmpty();
+      String all = "SELECT " + COLUMNS + " FROM %s.types ORDER BY id";
+      List<List<String>> expected = TableText.labelled(p.primary(), all);
+      List<List<String>> actual = TableText.labelled(replicate, all);
+      assertThat(TableText.differences(expected, actual))
+          .as("values that differ (%s)", mode)
+          .isEmpty();
       assertThat(expected).hasSize(3);
       p.stop();
     }
-  }
-
-  private static List<List<String>> rows(Database db) throws SQLException {
-    List<List<String>> out = new ArrayList<>();
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT " + COLUMNS + " FROM " + db.schema() + ".types ORDER BY id")) {
-      ResultSetMetaData md = rs.getMetaData();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-          row.add(md.getColumnLabel(i) + "=" + rs.getString(i));
-        }
-        out.add(row);
-      }
-    }
-    return out;
-  }
-
-  private static List<String> differences(List<List<String>> expected, List<List<String>> actual) {
-    List<String> out = new ArrayList<>();
-    if (expected.size() != actual.size()) {
-      out.add("rows: primary " + expected.size() + ", replicate " + actual.size());
-    }
-    for (int r = 0; r < Math.min(expected.size(), actual.size()) && out.size() < 20; r++) {
-      List<String> e = expected.get(r);
-      List<String> a = actual.get(r);
-      for (int k = 0; k < e.size() && out.size() < 20; k++) {
-        if (!Objects.equals(e.get(k), a.get(k))) {
-          out.add(e.get(0) + ": " + e.get(k) + " / replicate " + a.get(k));
-        }
-      }
-    }
-    return out;
   }
 }

@@ -5,14 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.openrs.consistency.support.Database;
 import io.openrs.consistency.support.Kind;
 import io.openrs.consistency.support.Pipeline;
+import io.openrs.consistency.support.TableText;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -129,36 +124,14 @@ class PostgresSchemaFeaturesIT {
       }
       p.awaitDelivered(Duration.ofSeconds(120));
       Database replicate = p.replicates().get(0).db();
-      List<String> differences = new ArrayList<>();
-      for (String t : TABLES) {
-        List<String> expected = rows(p.primary(), t);
-        List<String> actual = rows(replicate, t);
-        if (!expected.equals(actual)) {
-          differences.add(t + ": primary " + expected + ", replicate " + actual);
-        }
-      }
+      List<String> differences = TableText.differingTables(p.primary(), replicate, TABLES, "1, 2");
       assertThat(differences).as("tables that differ (%s)", mode).isEmpty();
-      assertThat(rows(p.primary(), "audit")).as("trigger rows at the primary").hasSize(2);
-      assertThat(rows(p.primary(), "child")).containsExactly("[61, 6, e]");
+      assertThat(TableText.rows(p.primary(), "SELECT * FROM %s.audit"))
+          .as("trigger rows at the primary")
+          .hasSize(2);
+      assertThat(TableText.rows(p.primary(), "SELECT * FROM %s.child"))
+          .containsExactly("[61, 6, e]");
       p.stop();
     }
-  }
-
-  private static List<String> rows(Database db, String table) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT * FROM " + db.schema() + "." + table + " ORDER BY 1, 2")) {
-      ResultSetMetaData md = rs.getMetaData();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row.toString());
-      }
-    }
-    return out;
   }
 }
