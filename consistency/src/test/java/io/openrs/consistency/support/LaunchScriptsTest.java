@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code bin/repserver} and {@code bin/repagent} as an operator starts them (here with {@code -V},
- * which starts the JVM and exits): the JVM they run and the garbage collector they choose
- * (docs/repserver.md and docs/repagent.md, "The JVM"). Needs the modules' jars and {@code
- * target/lib}, which the reactor builds before this module.
+ * which starts the JVM and exits): the JVM they run, the garbage collector they choose and their
+ * exit on OutOfMemoryError (docs/repserver.md and docs/repagent.md, "The JVM"). Needs the modules'
+ * jars and {@code target/lib}, which the reactor builds before this module.
  */
 class LaunchScriptsTest {
 
@@ -74,8 +74,26 @@ class LaunchScriptsTest {
 
     assertThat(r.exitCode()).as(r.output()).isZero();
     assertThat(r.output())
-        .startsWith("fake java: -XX:+UseParallelGC -Xmx1g -cp ")
+        .startsWith("fake java: -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError -Xmx1g -cp ")
         .contains("io.openrs." + script + ".Main -V");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"repserver", "repagent"})
+  void theProcessExitsOnOutOfMemoryUnlessJavaOptsSaysOtherwise(String script, @TempDir Path home)
+      throws Exception {
+    fakeJava(home);
+
+    Run exits = run(script, Map.of("JAVA_HOME", home.toString()));
+    Run own =
+        run(
+            script,
+            Map.of("JAVA_HOME", home.toString(), "JAVA_OPTS", "-XX:+CrashOnOutOfMemoryError"));
+
+    assertThat(exits.output()).contains(" -XX:+ExitOnOutOfMemoryError ");
+    assertThat(own.output())
+        .contains(" -XX:+CrashOnOutOfMemoryError ")
+        .doesNotContain("ExitOnOutOfMemoryError");
   }
 
   /** {@code home/bin/java}: prints its arguments instead of starting a JVM. */
