@@ -77,7 +77,7 @@ class CascadesAcrossProductsIT {
   @ParameterizedTest(name = "{0} to {1}, {2}")
   @MethodSource("pairs")
   void cascadesActOnce(Kind primary, Kind replicate, String mode) throws Exception {
-    Map<String, String> parameters = mode.equals("hvar") ? Scenarios.HVAR : Scenarios.CONTINUOUS;
+    Map<String, String> parameters = ReplicationMatrixIT.MODES.get(mode);
     Pipeline.Spec spec =
         Scenarios.oneToOne(primary, replicate, parameters).extraTables(primary, ddl(primary));
     if (replicate != primary) {

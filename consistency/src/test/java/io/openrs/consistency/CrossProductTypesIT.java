@@ -33,15 +33,11 @@ class CrossProductTypesIT {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path dir;
 
-  private static Map<String, String> mode(String name) {
-    return name.equals("hvar") ? Scenarios.HVAR : Scenarios.CONTINUOUS;
-  }
-
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"continuous", "hvar"})
   void postgresToMariaDbKeepsEveryValue(String mode) throws Exception {
     Pipeline.Spec spec =
-        Scenarios.oneToOne(Kind.POSTGRESQL, Kind.MARIADB, mode(mode))
+        Scenarios.oneToOne(Kind.POSTGRESQL, Kind.MARIADB, ReplicationMatrixIT.MODES.get(mode))
             .extraTables(
                 Kind.POSTGRESQL,
                 List.of(
@@ -102,7 +98,7 @@ class CrossProductTypesIT {
   @ValueSource(strings = {"continuous", "hvar"})
   void mariaDbToPostgresKeepsEveryValue(String mode) throws Exception {
     Pipeline.Spec spec =
-        Scenarios.oneToOne(Kind.MARIADB, Kind.POSTGRESQL, mode(mode))
+        Scenarios.oneToOne(Kind.MARIADB, Kind.POSTGRESQL, ReplicationMatrixIT.MODES.get(mode))
             .extraTables(
                 Kind.MARIADB,
                 List.of(

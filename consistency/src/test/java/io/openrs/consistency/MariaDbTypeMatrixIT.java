@@ -72,12 +72,7 @@ class MariaDbTypeMatrixIT {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"continuous", "parallel", "hvar"})
   void everyTypeReplicatesValueByValue(String mode) throws Exception {
-    Map<String, String> parameters =
-        switch (mode) {
-          case "continuous" -> Scenarios.CONTINUOUS;
-          case "parallel" -> Scenarios.PARALLEL;
-          default -> Scenarios.HVAR;
-        };
+    Map<String, String> parameters = ReplicationMatrixIT.MODES.get(mode);
     Pipeline.Spec spec =
         Scenarios.oneToOne(Kind.MARIADB, Kind.MARIADB, parameters).extraTables(DDL);
     try (Pipeline p = Pipeline.start(dir, spec)) {

@@ -86,12 +86,7 @@ class PostgresTypeMatrixIT {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"continuous", "parallel", "hvar"})
   void everyTypeReplicatesValueByValue(String mode) throws Exception {
-    Map<String, String> parameters =
-        switch (mode) {
-          case "continuous" -> Scenarios.CONTINUOUS;
-          case "parallel" -> Scenarios.PARALLEL;
-          default -> Scenarios.HVAR;
-        };
+    Map<String, String> parameters = ReplicationMatrixIT.MODES.get(mode);
     Pipeline.Spec spec =
         Scenarios.oneToOne(Kind.POSTGRESQL, Kind.POSTGRESQL, parameters).extraTables(DDL);
     try (Pipeline p = Pipeline.start(dir, spec)) {
