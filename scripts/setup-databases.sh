@@ -40,10 +40,23 @@
 #     with ALL PRIVILEGES ON *.* (includes REPLICATION SLAVE and BINLOG
 #     MONITOR, the 10.5+ name of REPLICATION CLIENT), database openrs_test
 #
+# MariaDB replicate instance (a second mariadbd on 127.0.0.1:$OPENRS_MARIADB_REPLICATE_PORT)
+#   * the replicate of MariaDB -> MariaDB replication in the tests: a table keeps
+#     its qualified name database.table on both sides, so primary and replicate
+#     must be different servers. Own data directory
+#     /var/lib/openrs-mariadb-replicate (created with mariadb-install-db),
+#     socket /run/mysqld/openrs-replicate.sock, started with --no-defaults (it
+#     reads no option file, so the main server's files do not change it): no
+#     binary log, local_infile=ON, bound to 127.0.0.1 only.
+#   * users 'openrs'@'localhost' and 'openrs'@'127.0.0.1' (password openrs)
+#     with ALL PRIVILEGES ON *.*
+#
 # Environment overrides:
 #   OPENRS_PG_PORT          PostgreSQL port (default 5432); selects the cluster
 #   OPENRS_MARIADB_PORT     MariaDB port (default 3306); must be the port the
 #                           server is configured with (it is not changed)
+#   OPENRS_MARIADB_REPLICATE_PORT  port of the MariaDB replicate instance
+#                           (default 3307)
 #   OPENRS_DB_WAIT_SECONDS  how long to wait for a server to accept TCP
 #                           connections after a start/restart (default 60)
 #
@@ -53,6 +66,7 @@ set -euo pipefail
 
 PG_PORT=${OPENRS_PG_PORT:-5432}
 MARIADB_PORT=${OPENRS_MARIADB_PORT:-3306}
+MARIADB_REPLICATE_PORT=${OPENRS_MARIADB_REPLICATE_PORT:-3307}
 WAIT_SECONDS=${OPENRS_DB_WAIT_SECONDS:-60}
 
 readonly APP_USER=openrs
@@ -71,6 +85,9 @@ readonly MARIADB_CONF_DIR=/etc/mysql/mariadb.conf.d
 readonly MARIADB_CONF_FILE=$MARIADB_CONF_DIR/90-openrs.cnf
 readonly MARIADB_SERVER_ID=1
 readonly MARIADB_BINLOG_EXPIRE_SECONDS=172800 # 2 days
+readonly REPLICATE_DATADIR=/var/lib/openrs-mariadb-replicate
+readonly REPLICATE_SOCKET=/run/mysqld/openrs-replicate.sock
+readonly REPLICATE_PIDFILE=/run/mysqld/openrs-replicate.pid
 
 # Filled in by the PostgreSQL steps.
 PG_VERSION=""
@@ -118,6 +135,10 @@ check_environment() {
     fi
     [[ $PG_PORT =~ ^[0-9]+$ ]] || die "OPENRS_PG_PORT must be a port number, got '$PG_PORT'"
     [[ $MARIADB_PORT =~ ^[0-9]+$ ]] || die "OPENRS_MARIADB_PORT must be a port number, got '$MARIADB_PORT'"
+    [[ $MARIADB_REPLICATE_PORT =~ ^[0-9]+$ ]] ||
+        die "OPENRS_MARIADB_REPLICATE_PORT must be a port number, got '$MARIADB_REPLICATE_PORT'"
+    [[ $MARIADB_REPLICATE_PORT != "$MARIADB_PORT" ]] ||
+        die "OPENRS_MARIADB_REPLICATE_PORT must differ from OPENRS_MARIADB_PORT ($MARIADB_PORT)"
     [[ $WAIT_SECONDS =~ ^[0-9]+$ ]] || die "OPENRS_DB_WAIT_SECONDS must be a number of seconds, got '$WAIT_SECONDS'"
 }
 
@@ -518,8 +539,17 @@ my_query() {
     printf '%s\n' "$out"
 }
 
+# The pids of the main mariadbd (every mariadbd but the replicate instance).
+my_main_pids() {
+    local pid
+    for pid in $(pgrep -x mariadbd || true); do
+        tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "--datadir=$REPLICATE_DATADIR" ||
+            printf '%s\n' "$pid"
+    done
+}
+
 my_is_running() {
-    start-stop-daemon --status --exec "$MARIADBD" >/dev/null 2>&1
+    [[ -n $(my_main_pids) ]]
 }
 
 my_is_stopped() {
@@ -548,7 +578,10 @@ my_accepts_socket() {
 my_start() {
     install -d -o mysql -g mysql -m 0755 /run/mysqld
     local out
-    if ! out=$(start-stop-daemon --start --oknodo --background --exec "$MARIADBD" </dev/null 2>&1); then
+    # start-stop-daemon would take the replicate instance for this one (same executable):
+    # my_is_running tells them apart, and the pid file named here never exists, so it starts.
+    if ! my_is_running && ! out=$(start-stop-daemon --start --background \
+        --pidfile /run/mysqld/openrs-main-never.pid --exec "$MARIADBD" </dev/null 2>&1); then
         die "MariaDB: start-stop-daemon could not start $MARIADBD" "$out" "$(my_log_tail)"
     fi
     if ! wait_until my_accepts_socket; then
@@ -783,13 +816,106 @@ setup_mariadb() {
 }
 
 # ---------------------------------------------------------------------------
+# MariaDB replicate instance
+# ---------------------------------------------------------------------------
+
+rep_query() {
+    local out
+    if ! out=$(mariadb -uroot --protocol=socket -S "$REPLICATE_SOCKET" -N -B -e "$1" </dev/null 2>&1); then
+        die "MariaDB replicate instance: statement failed: $1" "$out"
+    fi
+    printf '%s\n' "$out"
+}
+
+rep_is_running() {
+    start-stop-daemon --status --pidfile "$REPLICATE_PIDFILE" --exec "$MARIADBD" >/dev/null 2>&1
+}
+
+rep_accepts_socket() {
+    mariadb-admin -uroot --protocol=socket -S "$REPLICATE_SOCKET" --connect-timeout=2 ping \
+        </dev/null >/dev/null 2>&1
+}
+
+rep_accepts_tcp() {
+    mariadb-admin --protocol=tcp -h 127.0.0.1 -P "$MARIADB_REPLICATE_PORT" --connect-timeout=2 \
+        -u"$APP_USER" -p"$APP_PASSWORD" ping </dev/null >/dev/null 2>&1
+}
+
+rep_log_tail() {
+    [[ -r $REPLICATE_DATADIR/error.log ]] &&
+        printf 'last lines of %s:\n%s\n' "$REPLICATE_DATADIR/error.log" "$(tail -n 15 "$REPLICATE_DATADIR/error.log")"
+}
+
+rep_ensure_datadir() {
+    if [[ -d $REPLICATE_DATADIR/mysql ]]; then
+        log mariadb-replicate "data directory $REPLICATE_DATADIR already initialised"
+        return
+    fi
+    local out
+    install -d -o mysql -g mysql -m 0700 "$REPLICATE_DATADIR"
+    if ! out=$(mariadb-install-db --no-defaults --user=mysql --datadir="$REPLICATE_DATADIR" \
+        --auth-root-authentication-method=socket --skip-test-db </dev/null 2>&1); then
+        die "MariaDB replicate instance: mariadb-install-db failed for $REPLICATE_DATADIR" "$(tail -n 20 <<<"$out")"
+    fi
+    log mariadb-replicate "initialised data directory $REPLICATE_DATADIR"
+}
+
+rep_ensure_running() {
+    if rep_is_running; then
+        log mariadb-replicate "instance already running (pid file $REPLICATE_PIDFILE)"
+    else
+        install -d -o mysql -g mysql -m 0755 /run/mysqld
+        local out
+        if ! out=$(start-stop-daemon --start --background --pidfile "$REPLICATE_PIDFILE" \
+            --exec "$MARIADBD" -- --no-defaults --user=mysql --datadir="$REPLICATE_DATADIR" \
+            --port="$MARIADB_REPLICATE_PORT" --bind-address=127.0.0.1 --socket="$REPLICATE_SOCKET" \
+            --pid-file="$REPLICATE_PIDFILE" --log-error="$REPLICATE_DATADIR/error.log" \
+            --local-infile=ON --innodb-buffer-pool-size=128M </dev/null 2>&1); then
+            die "MariaDB replicate instance: could not start $MARIADBD" "$out" "$(rep_log_tail)"
+        fi
+        log mariadb-replicate "started on 127.0.0.1:$MARIADB_REPLICATE_PORT"
+    fi
+    wait_until rep_accepts_socket ||
+        die "MariaDB replicate instance: no answer on $REPLICATE_SOCKET within ${WAIT_SECONDS}s" "$(rep_log_tail)"
+    local port
+    port=$(rep_query "SELECT @@port")
+    [[ $port == "$MARIADB_REPLICATE_PORT" ]] ||
+        die "MariaDB replicate instance listens on port $port, but OPENRS_MARIADB_REPLICATE_PORT is $MARIADB_REPLICATE_PORT" \
+            "stop it (mariadb-admin -uroot -S $REPLICATE_SOCKET shutdown) and re-run this script"
+}
+
+rep_ensure_users() {
+    local host exists
+    for host in localhost 127.0.0.1; do
+        exists=$(rep_query "SELECT COUNT(*) FROM mysql.user WHERE User = '$APP_USER' AND Host = '$host'")
+        if [[ $exists == 0 ]]; then
+            rep_query "CREATE USER '$APP_USER'@'$host' IDENTIFIED BY '$APP_PASSWORD'" >/dev/null
+            rep_query "GRANT ALL PRIVILEGES ON *.* TO '$APP_USER'@'$host'" >/dev/null
+            log mariadb-replicate "created user '$APP_USER'@'$host' with ALL PRIVILEGES ON *.*"
+        else
+            log mariadb-replicate "user '$APP_USER'@'$host' already exists"
+        fi
+    done
+    wait_until rep_accepts_tcp ||
+        die "MariaDB replicate instance: $APP_USER cannot log in on 127.0.0.1:$MARIADB_REPLICATE_PORT" "$(rep_log_tail)"
+    log mariadb-replicate "verified: $APP_USER logs in on 127.0.0.1:$MARIADB_REPLICATE_PORT"
+}
+
+setup_mariadb_replicate() {
+    rep_ensure_datadir
+    rep_ensure_running
+    rep_ensure_users
+}
+
+# ---------------------------------------------------------------------------
 
 main() {
     check_environment
     ensure_packages
     setup_postgresql
     setup_mariadb
-    log setup "PostgreSQL (127.0.0.1:$PG_PORT) and MariaDB (127.0.0.1:$MARIADB_PORT) are ready for OpenRS"
+    setup_mariadb_replicate
+    log setup "PostgreSQL (127.0.0.1:$PG_PORT), MariaDB (127.0.0.1:$MARIADB_PORT) and its replicate instance (127.0.0.1:$MARIADB_REPLICATE_PORT) are ready for OpenRS"
 }
 
 main "$@"

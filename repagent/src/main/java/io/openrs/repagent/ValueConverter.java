@@ -214,10 +214,19 @@ public final class ValueConverter {
       case BITS:
         return new Value.Binary(mostSignificantFirst(bytes(value)));
       case YEAR:
-        return new Value.Int32(((Number) value).intValue());
+        return new Value.Int32(year(((Number) value).intValue()));
       default:
         throw new IllegalStateException("no conversion for " + kind);
     }
+  }
+
+  /**
+   * A MySQL/MariaDB {@code YEAR}. The binlog stores it as one byte, years since 1900, with 0 for
+   * the year {@code 0000}, and Debezium reads that byte as 1900 + byte: so 1900, which no {@code
+   * YEAR} column can hold (1901..2155 and 0000), is {@code 0000}.
+   */
+  static int year(int debeziumYear) {
+    return debeziumYear == 1900 ? 0 : debeziumYear;
   }
 
   /** A time of day from microseconds since midnight; outside a day (MySQL TIME) it is text. */

@@ -53,6 +53,15 @@ class ValueConverterTest {
     assertThat(c.convert(vsd, v)).isEqualTo(new Value.Decimal(new BigDecimal("-12.345")));
   }
 
+  /** The binlog's YEAR 0000 reaches the agent as 1900 (Debezium adds 1900 to the stored byte). */
+  @Test
+  void yearZeroStaysZero() {
+    Schema year = named(Schema.Type.INT32, "io.debezium.time.Year");
+    assertThat(c.convert(year, 1900)).isEqualTo(new Value.Int32(0));
+    assertThat(c.convert(year, 1901)).isEqualTo(new Value.Int32(1901));
+    assertThat(c.convert(year, 2155)).isEqualTo(new Value.Int32(2155));
+  }
+
   @Test
   void timesKeepMicroseconds() {
     assertThat(c.convert(named(Schema.Type.INT64, "io.debezium.time.MicroTime"), 86_399_999_999L))

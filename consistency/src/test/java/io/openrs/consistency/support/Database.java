@@ -17,14 +17,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A database of the suite on the machine's shared servers (PostgreSQL 15 at 127.0.0.1:5432, MariaDB
- * 10.11 at 127.0.0.1:3306, user openrs). Every name starts with {@code openrs_cs_<pid>_} so
- * concurrent runs never meet; databases left by a run whose JVM no longer exists are dropped (with
- * their replication slots) when the first database of a run is created.
+ * 10.11 at 127.0.0.1:3306 for primaries and its replicate instance at 127.0.0.1:3307 for
+ * replicates, {@code scripts/setup-databases.sh}; user openrs). Every name starts with {@code
+ * openrs_cs_<pid>_} so concurrent runs never meet; databases left by a run whose JVM no longer
+ * exists are dropped (with their replication slots) when the first database of a run is created.
  *
  * <p>The tables live in schema {@link #schema()}: on PostgreSQL a schema of that name inside
  * database {@link #name()}, on MariaDB the database itself. So a table has the same qualified name
  * {@code schema.table} on every side, and a database-level replication definition maps names as
- * they are.
+ * they are; that is why a MariaDB replicate lives on another server than a MariaDB primary.
  */
 public final class Database implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
@@ -33,7 +34,13 @@ public final class Database implements AutoCloseable {
   public static final String USER = "openrs";
   public static final String PASSWORD = "openrs";
   private static final String PG_ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/openrs_test";
-  private static final String MARIA_ADMIN_URL = "jdbc:mariadb://127.0.0.1:3306/";
+  private static final int MARIA_PRIMARY_PORT = 3306;
+  private static final int MARIA_REPLICATE_PORT =
+      Integer.parseInt(System.getenv().getOrDefault("OPENRS_MARIADB_REPLICATE_PORT", "3307"));
+
+  /** The role {@link #create} takes for a primary; every other role is a replicate. */
+  public static final String PRIMARY_ROLE = "p";
+
   private static final String PREFIX = "openrs_cs_";
   private static final Pattern OURS = Pattern.compile("openrs_cs_(\\d+)_.*");
   private static final AtomicInteger STEMS = new AtomicInteger();
@@ -42,11 +49,17 @@ public final class Database implements AutoCloseable {
   private final Kind kind;
   private final String name;
   private final String schema;
+  private final int port;
 
-  private Database(Kind kind, String name, String schema) {
+  private Database(Kind kind, String name, String schema, int port) {
     this.kind = kind;
     this.name = name;
     this.schema = schema;
+    this.port = port;
+  }
+
+  private static String mariaAdminUrl(int port) {
+    return "jdbc:mariadb://" + HOST + ":" + port + "/";
   }
 
   /** A fresh stem {@code openrs_cs_<pid>_<n>}: the schema name of one scenario's tables. */
@@ -63,7 +76,8 @@ public final class Database implements AutoCloseable {
   /**
    * Creates a database for schema {@code stem}: PostgreSQL database {@code <stem>_<role>} holding
    * schema {@code stem}; MariaDB database {@code stem} (utf8mb4, binary collation, so text compares
-   * as exactly as on PostgreSQL).
+   * as exactly as on PostgreSQL), on the primary server for role {@link #PRIMARY_ROLE} and on the
+   * replicate instance for any other role.
    */
   public static Database create(Kind kind, String stem, String role) throws SQLException {
     dropLeftovers();
@@ -74,16 +88,17 @@ public final class Database implements AutoCloseable {
         s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         s.execute("CREATE DATABASE " + name);
       }
-      Database d = new Database(kind, name, stem);
+      Database d = new Database(kind, name, stem, 5432);
       d.exec("CREATE SCHEMA " + stem);
       return d;
     }
-    try (Connection c = DriverManager.getConnection(MARIA_ADMIN_URL, USER, PASSWORD);
+    int port = PRIMARY_ROLE.equals(role) ? MARIA_PRIMARY_PORT : MARIA_REPLICATE_PORT;
+    try (Connection c = DriverManager.getConnection(mariaAdminUrl(port), USER, PASSWORD);
         Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + stem);
       s.execute("CREATE DATABASE " + stem + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
     }
-    return new Database(kind, stem, stem);
+    return new Database(kind, stem, stem, port);
   }
 
   public Kind kind() {
@@ -101,13 +116,13 @@ public final class Database implements AutoCloseable {
   }
 
   public int port() {
-    return kind == Kind.POSTGRESQL ? 5432 : 3306;
+    return port;
   }
 
   public String url() {
     return kind == Kind.POSTGRESQL
-        ? "jdbc:postgresql://" + HOST + ":5432/" + name
-        : "jdbc:mariadb://" + HOST + ":3306/" + name;
+        ? "jdbc:postgresql://" + HOST + ":" + port + "/" + name
+        : mariaAdminUrl(port) + name;
   }
 
   /**
@@ -173,7 +188,7 @@ public final class Database implements AutoCloseable {
     if (kind == Kind.POSTGRESQL) {
       dropPostgres(name);
     } else {
-      try (Connection c = DriverManager.getConnection(MARIA_ADMIN_URL, USER, PASSWORD);
+      try (Connection c = DriverManager.getConnection(mariaAdminUrl(port), USER, PASSWORD);
           Statement s = c.createStatement()) {
         s.execute("DROP DATABASE IF EXISTS " + name);
       }
@@ -234,22 +249,24 @@ public final class Database implements AutoCloseable {
     } catch (SQLException e) {
       LOG.warn("could not drop leftover PostgreSQL databases", e);
     }
-    try (Connection c = DriverManager.getConnection(MARIA_ADMIN_URL, USER, PASSWORD);
-        Statement s = c.createStatement()) {
-      List<String> stale = new ArrayList<>();
-      try (ResultSet r = s.executeQuery("SHOW DATABASES LIKE 'openrs\\_cs\\_%'")) {
-        while (r.next()) {
-          if (stale(r.getString(1))) {
-            stale.add(r.getString(1));
+    for (int port : new int[] {MARIA_PRIMARY_PORT, MARIA_REPLICATE_PORT}) {
+      try (Connection c = DriverManager.getConnection(mariaAdminUrl(port), USER, PASSWORD);
+          Statement s = c.createStatement()) {
+        List<String> stale = new ArrayList<>();
+        try (ResultSet r = s.executeQuery("SHOW DATABASES LIKE 'openrs\\_cs\\_%'")) {
+          while (r.next()) {
+            if (stale(r.getString(1))) {
+              stale.add(r.getString(1));
+            }
           }
         }
+        for (String db : stale) {
+          LOG.info("dropping database {} left by an earlier run (port {})", db, port);
+          s.execute("DROP DATABASE IF EXISTS " + db);
+        }
+      } catch (SQLException e) {
+        LOG.warn("could not drop leftover MariaDB databases on port {}", port, e);
       }
-      for (String db : stale) {
-        LOG.info("dropping database {} left by an earlier run", db);
-        s.execute("DROP DATABASE IF EXISTS " + db);
-      }
-    } catch (SQLException e) {
-      LOG.warn("could not drop leftover MariaDB databases", e);
     }
   }
 

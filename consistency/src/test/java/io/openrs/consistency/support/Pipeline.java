@@ -186,7 +186,7 @@ public final class Pipeline implements AutoCloseable {
   }
 
   private void createDatabases() throws SQLException {
-    primary = Database.create(spec.primary, stem, "p");
+    primary = Database.create(spec.primary, stem, Database.PRIMARY_ROLE);
     primary.createTables(true);
     runExtra(primary);
     for (String t : spec.replicaIdentityFull) {
