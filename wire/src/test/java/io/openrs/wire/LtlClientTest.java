@@ -608,7 +608,15 @@ class LtlClientTest {
     assertThatThrownBy(
             () ->
                 new LtlClientSettings(
-                    "", 0, Duration.ZERO, Duration.ofSeconds(-1), 10, 0, 0, Optional.empty()))
+                    "",
+                    0,
+                    Duration.ZERO,
+                    Duration.ofSeconds(-1),
+                    10,
+                    0,
+                    0,
+                    Optional.empty(),
+                    ClientTls.OFF))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "bad LTL client settings: host must be given; port must be 1..65535, got 0;"
