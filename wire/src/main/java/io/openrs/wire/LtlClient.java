@@ -296,14 +296,19 @@ public final class LtlClient implements AutoCloseable {
   }
 
   private String tlsDescription() {
-    SslHandler tls = channel == null ? null : channel.pipeline().get(SslHandler.class);
-    if (tls == null || tls.engine().getSession() == null) {
-      return "plaintext";
+    return tlsProtocol()
+        .map(p -> "TLS " + settings.tls().mode().configName() + " " + p)
+        .orElse("plaintext");
+  }
+
+  /** The TLS protocol the link was encrypted with ({@code TLSv1.3}), empty when plaintext. */
+  public Optional<String> tlsProtocol() {
+    Channel ch = channel;
+    SslHandler tls = ch == null ? null : ch.pipeline().get(SslHandler.class);
+    if (tls == null || !tls.handshakeFuture().isSuccess()) {
+      return Optional.empty();
     }
-    return "TLS "
-        + settings.tls().mode().configName()
-        + " "
-        + tls.engine().getSession().getProtocol();
+    return Optional.of(tls.engine().getSession().getProtocol());
   }
 
   /**
@@ -658,11 +663,25 @@ public final class LtlClient implements AutoCloseable {
 
   private void onWriteDone(ChannelFuture f) {
     if (!f.isSuccess()) {
+      Optional<SSLException> tls = tlsFailure(f.cause());
       fail(
-          new LtlConnectionClosedException(
-              describe() + ": cannot write to the server: " + f.cause(), f.cause()),
+          tls.isPresent()
+              ? tlsFailed(tls.get(), f.cause())
+              : new LtlConnectionClosedException(
+                  describe() + ": cannot write to the server: " + f.cause(), f.cause()),
           false);
     }
+  }
+
+  /** A failed TLS handshake, named as such with the mode (the cause says which side refused). */
+  private LtlConnectionClosedException tlsFailed(SSLException e, Throwable cause) {
+    return new LtlConnectionClosedException(
+        describe()
+            + ": TLS with the server failed (rs_tls "
+            + settings.tls().mode().configName()
+            + "): "
+            + e.getMessage(),
+        cause);
   }
 
   private void protocolError(String what) {
@@ -897,15 +916,7 @@ public final class LtlClient implements AutoCloseable {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       Optional<SSLException> tls = tlsFailure(cause);
       if (tls.isPresent()) {
-        fail(
-            new LtlConnectionClosedException(
-                describe()
-                    + ": TLS with the server failed (rs_tls "
-                    + settings.tls().mode().configName()
-                    + "): "
-                    + tls.get().getMessage(),
-                cause),
-            false);
+        fail(tlsFailed(tls.get(), cause), false);
         return;
       }
       String what =
