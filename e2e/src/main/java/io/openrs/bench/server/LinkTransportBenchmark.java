@@ -175,7 +175,7 @@ public final class LinkTransportBenchmark {
       int rounds,
       int commands,
       String flush) {
-    Run plain = median(runs.get("plain"), Run::cmdsPerSecond);
+    double plainCpu = median(runs.get("plain"), Run::cpuMicrosPerCommand).cpuMicrosPerCommand();
     System.out.println();
     System.out.printf(
         Locale.ROOT,
@@ -205,7 +205,7 @@ public final class LinkTransportBenchmark {
           m.cmdsPerSecond(),
           rs.get(rs.size() / 2),
           cpu,
-          100 * (cpu / plain.cpuMicrosPerCommand() - 1),
+          100 * (cpu / plainCpu - 1),
           (double) m.wire() / m.commands(),
           (double) m.frameBytes() / m.wire());
     }
