@@ -282,6 +282,16 @@ public final class AgentConfigFile {
               + "'");
       return ClientTls.OFF;
     }
+    for (AgentParameter p :
+        List.of(
+            AgentParameter.RS_TLS_ROOT_CERT,
+            AgentParameter.RS_TLS_CERT,
+            AgentParameter.RS_TLS_KEY)) {
+      Optional<Path> f = file(r.string(p), base);
+      if (f.isPresent() && !Files.isReadable(f.get())) {
+        problems.add(where + ": " + p.key() + " " + f.get() + " does not exist or cannot be read");
+      }
+    }
     try {
       return new ClientTls(
           mode.get(),

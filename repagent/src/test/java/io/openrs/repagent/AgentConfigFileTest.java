@@ -107,7 +107,11 @@ class AgentConfigFileTest {
   }
 
   @Test
-  void tlsFilesAreRelativeToTheConfigurationAndCompressionCanBeOff() {
+  void tlsFilesAreRelativeToTheConfigurationAndCompressionCanBeOff() throws Exception {
+    Files.createDirectories(dir.resolve("tls"));
+    for (String f : List.of("ca.crt", "agent.crt", "agent.key")) {
+      Files.writeString(dir.resolve("tls").resolve(f), "PEM");
+    }
     List<String> lines = new ArrayList<>(MINIMAL);
     lines.add("rs_tls = verify-full");
     lines.add("rs_tls_root_cert = tls/ca.crt");
@@ -130,6 +134,8 @@ class AgentConfigFileTest {
     assertThatThrownBy(() -> parse(lines))
         .hasMessageContaining("TLS mode verify-ca needs the root certificates")
         .hasMessageContaining("a client certificate and its private key go together")
+        .hasMessageContaining(
+            "rs_tls_cert " + dir.resolve("agent.crt").toAbsolutePath() + " does not exist")
         .hasMessageContaining(
             "rs_compression must be off or a list of lz4 and zstd, got 'zstd,gzip'");
   }
