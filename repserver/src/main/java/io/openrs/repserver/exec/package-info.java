@@ -8,8 +8,8 @@
  * the idle timeout. With {@code ltl_tls} on or required a {@link
  * io.openrs.repserver.exec.TlsSniffer} first tells TLS agents from plaintext ones ({@link
  * io.openrs.repserver.exec.LtlTls} holds the settings); the session starts compression after its
- * Welcome ({@code io.openrs.wire.LinkCompression}). The protocol is {@code docs/formats/ltl-wire.md}; what is protected is in
- * {@code docs/security.md}.
+ * Welcome ({@code io.openrs.wire.LinkCompression}). The protocol is {@code
+ * docs/formats/ltl-wire.md}; what is protected is in {@code docs/security.md}.
  *
  * <p>Admission and SummaryLog are shared by every event loop and thread-safe; AgentSession is not
  * (owned by its event loop).
