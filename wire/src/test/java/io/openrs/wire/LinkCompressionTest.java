@@ -3,6 +3,7 @@ package io.openrs.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.openrs.ltl.Oqid;
@@ -106,6 +107,31 @@ class LinkCompressionTest {
     assertThat((Frame) server.readInbound()).isEqualTo(new Frame.Batch(1, text));
     assertThat(bytes.frameBytesSent()).isEqualTo(FrameCodec.HEADER_SIZE + 8 + text.length);
     assertThat(bytes.wireBytesSent()).isLessThan(bytes.frameBytesSent() / 10);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = LtlCompression.class,
+      names = {"LZ4", "ZSTD"})
+  void frameDumpFollowsACompressedSessionInBothDirections(LtlCompression method) {
+    ByteBuf server = Unpooled.buffer();
+    server.writeBytes(Samples.encode(welcome(method)));
+    server.writeBytes(compressed(method, new Frame.BatchAccepted(1, 3), new Frame.Heartbeat()));
+    String dump = FrameDump.dump(ByteBufUtil.getBytes(server), MAX);
+    assertThat(dump)
+        .contains("compression=" + method)
+        .contains(method.configName() + ", 22 bytes decompressed")
+        .contains("BatchAccepted")
+        .contains("Heartbeat")
+        .endsWith("3 frames in 22 of 22 bytes; end of stream\n");
+
+    ByteBuf agent = Unpooled.buffer();
+    agent.writeBytes(Samples.encode(Frame.Hello.of(Samples.CONNECT)));
+    agent.writeBytes(compressed(method, new Frame.GetTruncation(7)));
+    assertThat(FrameDump.dump(ByteBufUtil.getBytes(agent), MAX, method))
+        .contains("Hello[")
+        .contains("GetTruncation[requestId=7]")
+        .doesNotContain(Samples.PASSWORD);
   }
 
   @Test
