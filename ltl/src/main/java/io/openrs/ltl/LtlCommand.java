@@ -38,7 +38,11 @@ public sealed interface LtlCommand {
 
   /**
    * First command of a session: the agent names its origin ({@code dataserver.database}), the range
-   * of protocol versions it speaks and its credentials.
+   * of protocol versions it speaks, its credentials and (protocol version 4 on) the compression
+   * methods it offers for the link, in its order of preference.
+   *
+   * @param compression names of compression methods ({@code lz4}, {@code zstd}), most preferred
+   *     first; empty: no compression offered. A server ignores names it does not know.
    */
   record Connect(
       String originServer,
@@ -47,8 +51,16 @@ public sealed interface LtlCommand {
       int maxVersion,
       String user,
       String password,
-      Optional<String> agent)
+      Optional<String> agent,
+      List<String> compression)
       implements LtlCommand {
+
+    /** Most compression methods one connect command may offer. */
+    public static final int MAX_COMPRESSION_METHODS = 8;
+
+    /** What a compression method's name may look like. */
+    public static final String COMPRESSION_NAME_PATTERN = "[a-z0-9_-]{1,32}";
+
     public Connect {
       Objects.requireNonNull(originServer, "originServer");
       Objects.requireNonNull(originDatabase, "originDatabase");
@@ -59,6 +71,29 @@ public sealed interface LtlCommand {
         throw new IllegalArgumentException(
             "protocol versions must be 1 <= min <= max, got " + minVersion + "-" + maxVersion);
       }
+      compression = List.copyOf(compression);
+      if (compression.size() > MAX_COMPRESSION_METHODS) {
+        throw new IllegalArgumentException(
+            "at most " + MAX_COMPRESSION_METHODS + " compression methods, got " + compression);
+      }
+      for (String name : compression) {
+        if (!name.matches(COMPRESSION_NAME_PATTERN)) {
+          throw new IllegalArgumentException(
+              "compression method '" + name + "' must match " + COMPRESSION_NAME_PATTERN);
+        }
+      }
+    }
+
+    /** A connect command that offers no compression. */
+    public Connect(
+        String originServer,
+        String originDatabase,
+        int minVersion,
+        int maxVersion,
+        String user,
+        String password,
+        Optional<String> agent) {
+      this(originServer, originDatabase, minVersion, maxVersion, user, password, agent, List.of());
     }
 
     /** Never prints the password. */
@@ -76,6 +111,7 @@ public sealed interface LtlCommand {
           + user
           + ", password=***, agent="
           + agent.orElse("")
+          + (compression.isEmpty() ? "" : ", compression=" + String.join(",", compression))
           + "]";
     }
   }

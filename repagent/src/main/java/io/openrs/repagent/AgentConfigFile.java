@@ -1,5 +1,7 @@
 package io.openrs.repagent;
 
+import io.openrs.wire.ClientTls;
+import io.openrs.wire.LtlCompression;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -234,6 +237,9 @@ public final class AgentConfigFile {
     Path dataDirectory = base.resolve(r.string(AgentParameter.DATA_DIRECTORY)).normalize();
     long connectMs = r.longIn(AgentParameter.CONNECT_TIMEOUT_MS, 100, 600_000);
     int serverPort = r.intIn(AgentParameter.RS_PORT, 1, 65535);
+    ClientTls tls = tls(r, base, where, problems);
+    List<String> compression =
+        compression(r.string(AgentParameter.RS_COMPRESSION), where, problems);
     if (!problems.isEmpty()) {
       throw new AgentException(
           AgentException.Code.CONFIGURATION,
@@ -259,7 +265,70 @@ public final class AgentConfigFile {
         txBuffer,
         dataDirectory,
         Duration.ofMillis(connectMs),
-        debezium);
+        debezium,
+        tls,
+        compression);
+  }
+
+  /** {@code rs_tls} and its files (relative to the configuration file's directory). */
+  private static ClientTls tls(Reader r, Path base, String where, List<String> problems) {
+    String modeName = r.string(AgentParameter.RS_TLS);
+    Optional<ClientTls.Mode> mode = ClientTls.Mode.byName(modeName);
+    if (mode.isEmpty()) {
+      problems.add(
+          where
+              + ": rs_tls must be off, require, verify-ca or verify-full, got '"
+              + modeName
+              + "'");
+      return ClientTls.OFF;
+    }
+    for (AgentParameter p :
+        List.of(
+            AgentParameter.RS_TLS_ROOT_CERT,
+            AgentParameter.RS_TLS_CERT,
+            AgentParameter.RS_TLS_KEY)) {
+      Optional<Path> f = file(r.string(p), base);
+      if (f.isPresent() && !Files.isReadable(f.get())) {
+        problems.add(where + ": " + p.key() + " " + f.get() + " does not exist or cannot be read");
+      }
+    }
+    try {
+      return new ClientTls(
+          mode.get(),
+          file(r.string(AgentParameter.RS_TLS_ROOT_CERT), base),
+          file(r.string(AgentParameter.RS_TLS_CERT), base),
+          file(r.string(AgentParameter.RS_TLS_KEY), base));
+    } catch (IllegalArgumentException e) {
+      problems.add(
+          where + ": " + e.getMessage() + " (rs_tls, rs_tls_root_cert, rs_tls_cert, rs_tls_key)");
+      return ClientTls.OFF;
+    }
+  }
+
+  private static Optional<Path> file(String value, Path base) {
+    return value.isBlank()
+        ? Optional.empty()
+        : Optional.of(base.resolve(value.strip()).normalize());
+  }
+
+  /** {@code rs_compression}: {@code off} or known method names, most preferred first. */
+  private static List<String> compression(String value, String where, List<String> problems) {
+    if (value.strip().equalsIgnoreCase("off")) {
+      return List.of();
+    }
+    List<String> methods = new ArrayList<>();
+    for (String name : value.split(",")) {
+      Optional<LtlCompression> method = LtlCompression.byName(name);
+      if (method.isEmpty() || method.get() == LtlCompression.NONE) {
+        problems.add(
+            where + ": rs_compression must be off or a list of lz4 and zstd, got '" + value + "'");
+        return List.of();
+      }
+      if (!methods.contains(method.get().configName())) {
+        methods.add(method.get().configName());
+      }
+    }
+    return methods;
   }
 
   private static String unquote(String v) {

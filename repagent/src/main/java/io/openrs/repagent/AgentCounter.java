@@ -47,6 +47,15 @@ public enum AgentCounter {
           + " as processed)."),
   RA_BATCHES_SENT("ra_batches_sent", "batches", "LTL batches sent."),
   RA_BYTES_SENT("ra_bytes_sent", "bytes", "Bytes of LTL text sent."),
+  RA_FRAME_BYTES_SENT(
+      "ra_frame_bytes_sent",
+      "bytes",
+      "Bytes of frames sent to the server (LTL text plus frame headers), before compression."),
+  RA_WIRE_BYTES_SENT(
+      "ra_wire_bytes_sent",
+      "bytes",
+      "Bytes sent to the server on the wire, after compression (inside TLS);"
+          + " ra_frame_bytes_sent / ra_wire_bytes_sent is the compression ratio."),
   RA_COMMANDS_SENT("ra_commands_sent", "commands", "LTL commands sent."),
   RA_COMMANDS_SKIPPED(
       "ra_commands_skipped",

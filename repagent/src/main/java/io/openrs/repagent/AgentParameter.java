@@ -17,6 +17,29 @@ public enum AgentParameter {
   RS_HOST("rs_host", "127.0.0.1", "Host of the replication server's LTL listener."),
   RS_PORT("rs_port", "11752", "Port of the replication server's LTL listener (`ltl_port`)."),
   RS_USER("rs_user", "sa", "User the agent logs in to the server as."),
+  RS_TLS(
+      "rs_tls",
+      "off",
+      "TLS to the server, as libpq's `sslmode`: `off`; `require` (encrypted, the server's"
+          + " certificate not checked); `verify-ca` (signed by `rs_tls_root_cert`); `verify-full`"
+          + " (that, and it names `rs_host`). The server's `ltl_tls` must be `on` or `required`."),
+  RS_TLS_ROOT_CERT(
+      "rs_tls_root_cert",
+      "",
+      "PEM file of the CA certificates that sign the server's certificate (for `verify-ca` and"
+          + " `verify-full`)."),
+  RS_TLS_CERT(
+      "rs_tls_cert",
+      "",
+      "PEM file with the agent's client certificate, presented when given (needed when the"
+          + " server sets `ltl_tls_client_ca`)."),
+  RS_TLS_KEY(
+      "rs_tls_key", "", "PEM file (unencrypted PKCS#8) with the private key of `rs_tls_cert`."),
+  RS_COMPRESSION(
+      "rs_compression",
+      "lz4,zstd",
+      "Compression methods offered to the server, most preferred first (`lz4`, `zstd`), or `off`;"
+          + " the server's `ltl_compression` picks one or none."),
   RS_PASSWORD_ENV(
       "rs_password_env", "", "Environment variable holding the server password (or `_file`)."),
   RS_PASSWORD_FILE("rs_password_file", "", "File holding the server password."),

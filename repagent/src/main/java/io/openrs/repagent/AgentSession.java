@@ -94,11 +94,13 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
             WireProtocol.MAX_VERSION,
             settings.serverUser(),
             new String(settings.serverPassword()),
-            Optional.of(settings.agentName()));
+            Optional.of(settings.agentName()),
+            settings.compression());
     client =
         LtlClient.connect(
             LtlClientSettings.defaults(settings.serverHost(), settings.serverPort())
-                .withConnectTimeout(settings.connectTimeout()),
+                .withConnectTimeout(settings.connectTimeout())
+                .withTls(settings.tls()),
             hello);
     client.closeFuture().whenComplete((v, err) -> end(err != null ? err : connectionClosed()));
     startPoint = client.welcome().truncationPoint();

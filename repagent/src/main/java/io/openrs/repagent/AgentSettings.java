@@ -1,5 +1,6 @@
 package io.openrs.repagent;
 
+import io.openrs.wire.ClientTls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,8 @@ import java.util.Objects;
  * @param dataDirectory where spill files go
  * @param connectTimeout bound on connect plus handshake
  * @param debezium extra Debezium properties ({@code debezium.<name>} lines), applied last
+ * @param tls TLS of the link to the server ({@code rs_tls} and its files)
+ * @param compression compression methods offered to the server, most preferred first
  */
 public record AgentSettings(
     String agentName,
@@ -51,12 +54,16 @@ public record AgentSettings(
     long transactionBufferBytes,
     Path dataDirectory,
     Duration connectTimeout,
-    Map<String, String> debezium) {
+    Map<String, String> debezium,
+    ClientTls tls,
+    List<String> compression) {
 
   public AgentSettings {
     Objects.requireNonNull(agentName, "agentName");
     Objects.requireNonNull(source, "source");
     debezium = Map.copyOf(debezium);
+    Objects.requireNonNull(tls, "tls");
+    compression = List.copyOf(compression);
   }
 
   /**
@@ -159,7 +166,9 @@ public record AgentSettings(
         transactionBufferBytes,
         dataDirectory,
         connectTimeout,
-        debezium);
+        debezium,
+        tls,
+        compression);
   }
 
   /** Never prints a password. */
@@ -181,6 +190,10 @@ public record AgentSettings(
         + ltlBatchSizeBytes
         + ", scan_batch_size="
         + scanBatchSize
+        + ", tls="
+        + tls
+        + ", compression="
+        + (compression.isEmpty() ? "off" : String.join(",", compression))
         + "]";
   }
 }

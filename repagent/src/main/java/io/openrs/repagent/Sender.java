@@ -48,6 +48,11 @@ final class Sender implements RecordHandler.DurablePoint {
 
   private final String agent;
   private final LtlClient client;
+
+  /** What {@link #countLinkBytes} has counted of this connection so far. */
+  private long frameBytesCounted;
+
+  private long wireBytesCounted;
   private final int batchBytes;
   private final int scanBatchSize;
   private final AgentCounters counters;
@@ -264,6 +269,7 @@ final class Sender implements RecordHandler.DurablePoint {
         AgentCounter.RA_SUM_IO_SEND_WAIT, AgentCounter.RA_LONGEST_IO_SEND_WAIT, sent - start);
     counters.increment(AgentCounter.RA_BATCHES_SENT);
     counters.add(AgentCounter.RA_BYTES_SENT, text.length);
+    countLinkBytes();
     counters.add(AgentCounter.RA_COMMANDS_SENT, commands);
     Instant now = clock.instant();
     for (LtlChunk c : batchChunks) {
@@ -293,7 +299,18 @@ final class Sender implements RecordHandler.DurablePoint {
         });
   }
 
+  /** Adds what the connection sent since the last call to the frame and wire byte counters. */
+  private synchronized void countLinkBytes() {
+    long frames = client.linkBytes().frameBytesSent();
+    long wire = client.linkBytes().wireBytesSent();
+    counters.add(AgentCounter.RA_FRAME_BYTES_SENT, frames - frameBytesCounted);
+    counters.add(AgentCounter.RA_WIRE_BYTES_SENT, wire - wireBytesCounted);
+    frameBytesCounted = frames;
+    wireBytesCounted = wire;
+  }
+
   private void askTruncation() {
+    countLinkBytes();
     commandsSinceAsk = 0;
     lastAskNanos = System.nanoTime();
     long start = lastAskNanos;

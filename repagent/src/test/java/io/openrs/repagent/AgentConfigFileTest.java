@@ -3,9 +3,11 @@ package io.openrs.repagent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.openrs.wire.ClientTls;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -95,6 +97,47 @@ class AgentConfigFileTest {
     assertThat(s.source().port()).isEqualTo(3306);
     assertThat(s.source().tableIncludeList()).containsExactly("shop.orders", "shop.%");
     assertThat(s.debezium()).isEqualTo(Map.of("max.batch.size", "4096"));
+  }
+
+  @Test
+  void tlsAndCompressionDefaultToPlaintextAndOfferingBothMethods() {
+    AgentSettings s = parse(MINIMAL);
+    assertThat(s.tls()).isEqualTo(ClientTls.OFF);
+    assertThat(s.compression()).containsExactly("lz4", "zstd");
+  }
+
+  @Test
+  void tlsFilesAreRelativeToTheConfigurationAndCompressionCanBeOff() throws Exception {
+    Files.createDirectories(dir.resolve("tls"));
+    for (String f : List.of("ca.crt", "agent.crt", "agent.key")) {
+      Files.writeString(dir.resolve("tls").resolve(f), "PEM");
+    }
+    List<String> lines = new ArrayList<>(MINIMAL);
+    lines.add("rs_tls = verify-full");
+    lines.add("rs_tls_root_cert = tls/ca.crt");
+    lines.add("rs_tls_cert = tls/agent.crt");
+    lines.add("rs_tls_key = tls/agent.key");
+    lines.add("rs_compression = off");
+    AgentSettings s = parse(lines);
+    assertThat(s.tls().mode()).isEqualTo(ClientTls.Mode.VERIFY_FULL);
+    assertThat(s.tls().rootCertificates()).contains(dir.resolve("tls/ca.crt").toAbsolutePath());
+    assertThat(s.tls().privateKey()).contains(dir.resolve("tls/agent.key").toAbsolutePath());
+    assertThat(s.compression()).isEmpty();
+  }
+
+  @Test
+  void badTlsAndCompressionSettingsAreNamed() {
+    List<String> lines = new ArrayList<>(MINIMAL);
+    lines.add("rs_tls = verify-ca");
+    lines.add("rs_tls_cert = agent.crt");
+    lines.add("rs_compression = zstd,gzip");
+    assertThatThrownBy(() -> parse(lines))
+        .hasMessageContaining("TLS mode verify-ca needs the root certificates")
+        .hasMessageContaining("a client certificate and its private key go together")
+        .hasMessageContaining(
+            "rs_tls_cert " + dir.resolve("agent.crt").toAbsolutePath() + " does not exist")
+        .hasMessageContaining(
+            "rs_compression must be off or a list of lz4 and zstd, got 'zstd,gzip'");
   }
 
   @Test

@@ -44,6 +44,7 @@ import io.openrs.repserver.dsi.ReplicateDsis;
 import io.openrs.repserver.exec.AgentGate;
 import io.openrs.repserver.exec.AgentRejectedException;
 import io.openrs.repserver.exec.LtlListener;
+import io.openrs.repserver.exec.LtlTls;
 import io.openrs.repserver.monitor.PrometheusEndpoint;
 import io.openrs.repserver.monitor.StatsReporter;
 import io.openrs.repserver.monitor.StatsSampler;
@@ -54,6 +55,7 @@ import io.openrs.repserver.origin.OriginState;
 import io.openrs.repserver.origin.PipelineSettings;
 import io.openrs.repserver.rules.ReplicationRules;
 import io.openrs.wire.ErrorCode;
+import io.openrs.wire.LtlCompression;
 import io.openrs.wire.WireProtocol;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -206,7 +208,9 @@ public final class ReplicationServer implements AutoCloseable {
                   p.getDuration("exec_handshake_timeout"),
                   p.getDuration("agent_heartbeat_interval"),
                   p.getInt("agent_idle_heartbeats"),
-                  java.time.Clock.systemUTC()),
+                  java.time.Clock.systemUTC(),
+                  ltlTls(settings, p),
+                  ltlCompression(p.getString("ltl_compression"))),
               s.new Gate(),
               s.rssdWriter);
       s.rssdWriter.scheduleWithFixedDelay(s::saveLocators, 1, 1, TimeUnit.SECONDS);
@@ -1262,6 +1266,28 @@ public final class ReplicationServer implements AutoCloseable {
 
   public MeterRegistry registry() {
     return registry;
+  }
+
+  /** {@code ltl_tls} and its files. */
+  private static LtlTls ltlTls(ServerSettings settings, ParameterValues p) throws IOException {
+    try {
+      return new LtlTls(
+          LtlTls.Mode.of(p.getString("ltl_tls")),
+          pemFile(settings, p.getString("ltl_tls_certificate")),
+          pemFile(settings, p.getString("ltl_tls_private_key")),
+          pemFile(settings, p.getString("ltl_tls_client_ca")));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("bad LTL port TLS configuration: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code ltl_compression}: the methods the server agrees to. */
+  static java.util.Set<LtlCompression> ltlCompression(String value) {
+    return switch (value) {
+      case "any" -> java.util.EnumSet.of(LtlCompression.LZ4, LtlCompression.ZSTD);
+      case "off" -> java.util.Set.of();
+      default -> java.util.Set.of(LtlCompression.byName(value).orElseThrow());
+    };
   }
 
   private static Optional<Path> pemFile(ServerSettings settings, String path) {

@@ -37,6 +37,31 @@ public enum ServerCounter {
       true,
       "Writes to the inbound queue and the time spent handing them to its writer (high when the"
           + " queue's exec_sqm_write_request_limit buffer is full: the disk is the bottleneck)."),
+  LINK_BYTES_RECEIVED(
+      "LinkBytesReceived",
+      "REPAGENT",
+      Kind.COUNTER,
+      false,
+      "Bytes received from the agent on the wire: compressed when the link is (inside TLS)."),
+  LINK_FRAME_BYTES_RECEIVED(
+      "LinkFrameBytesReceived",
+      "REPAGENT",
+      Kind.COUNTER,
+      false,
+      "Bytes of frames received from the agent, after decompression; divided by"
+          + " LinkBytesReceived it is the compression ratio."),
+  LINK_BYTES_SENT(
+      "LinkBytesSent",
+      "REPAGENT",
+      Kind.COUNTER,
+      false,
+      "Bytes sent to the agent on the wire: compressed when the link is (inside TLS)."),
+  LINK_FRAME_BYTES_SENT(
+      "LinkFrameBytesSent",
+      "REPAGENT",
+      Kind.COUNTER,
+      false,
+      "Bytes of frames sent to the agent, before compression."),
   UPDS_RSLOCATER(
       "UpdsRslocater",
       "REPAGENT",

@@ -317,7 +317,7 @@ class LtlPortAdmissionIT {
     start(Map.of("agent_heartbeat_interval", "100", "agent_idle_heartbeats", "3"));
     configure();
     LtlClient agent = connect(Duration.ofSeconds(10));
-    assertThat(agent.welcome().version()).isEqualTo(WireProtocol.VERSION_3);
+    assertThat(agent.welcome().version()).isEqualTo(WireProtocol.MAX_VERSION);
     assertThat(agent.welcome().liveness()).contains(new Frame.Liveness(100, 300));
     // Ten idle timeouts without a batch: the heartbeats of both sides keep the session.
     await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(agent::isOpen);

@@ -103,14 +103,20 @@ public sealed interface Frame {
    * Server to agent, answer to a good {@link Hello}: the protocol version both will speak, the
    * origin's secondary truncation point (the last OQID the server holds durably; empty when it
    * holds none) and the resume blob last stored for this origin by {@link StoreResume} (empty when
-   * none). From version 3 on it ends with the {@link Liveness} of the session.
+   * none). From version 3 on it carries the {@link Liveness} of the session, from version 4 on the
+   * {@link LtlCompression} of every byte after it.
    *
    * @param resumeBlob owned (see {@link Frame}); at most {@link WireProtocol#MAX_RESUME_BLOB_BYTES}
    * @param liveness present exactly when {@code version} is {@link WireProtocol#LIVENESS_VERSION}
    *     or later
+   * @param compression {@link LtlCompression#NONE} below {@link WireProtocol#COMPRESSION_VERSION}
    */
   record Welcome(
-      int version, Optional<Oqid> truncationPoint, byte[] resumeBlob, Optional<Liveness> liveness)
+      int version,
+      Optional<Oqid> truncationPoint,
+      byte[] resumeBlob,
+      Optional<Liveness> liveness,
+      LtlCompression compression)
       implements Frame {
     public Welcome {
       if (version < 1) {
@@ -129,6 +135,24 @@ public sealed interface Frame {
                 + WireProtocol.LIVENESS_VERSION
                 + " on)");
       }
+      Objects.requireNonNull(compression, "compression");
+      if (compression != LtlCompression.NONE && version < WireProtocol.COMPRESSION_VERSION) {
+        throw new IllegalArgumentException(
+            "a version "
+                + version
+                + " Welcome carries no compression (from version "
+                + WireProtocol.COMPRESSION_VERSION
+                + " on)");
+      }
+    }
+
+    /** A Welcome without compression. */
+    public Welcome(
+        int version,
+        Optional<Oqid> truncationPoint,
+        byte[] resumeBlob,
+        Optional<Liveness> liveness) {
+      this(version, truncationPoint, resumeBlob, liveness, LtlCompression.NONE);
     }
 
     /** A Welcome of version 1 or 2, which carries no {@link Liveness}. */
@@ -147,12 +171,14 @@ public sealed interface Frame {
           && version == w.version
           && truncationPoint.equals(w.truncationPoint)
           && Arrays.equals(resumeBlob, w.resumeBlob)
-          && liveness.equals(w.liveness);
+          && liveness.equals(w.liveness)
+          && compression == w.compression;
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(version, truncationPoint, Arrays.hashCode(resumeBlob), liveness);
+      return Objects.hash(
+          version, truncationPoint, Arrays.hashCode(resumeBlob), liveness, compression);
     }
 
     @Override
@@ -165,6 +191,7 @@ public sealed interface Frame {
           + resumeBlob.length
           + " bytes"
           + liveness.map(l -> ", " + l).orElse("")
+          + (version >= WireProtocol.COMPRESSION_VERSION ? ", compression=" + compression : "")
           + "]";
     }
   }

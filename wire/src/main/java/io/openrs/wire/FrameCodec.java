@@ -44,6 +44,7 @@ import java.util.Optional;
  *   0x02 Welcome        version:u32 truncationPoint:oqid?    server -> agent
  *                       blobLength:u32 (0..1 MiB) resumeBlob
  *                       [version 3 on: heartbeatIntervalMillis:u32 idleTimeoutMillis:u32]
+ *                       [version 4 on: compression:u8 (0 none, 1 lz4, 2 zstd)]
  *   0x03 Batch          sequence:u64 ltlText:rest            agent -> server
  *   0x04 BatchAccepted  sequence:u64 commandsTaken:u32       server -> agent
  *   0x05 BatchRejected  sequence:u64 commandsTaken:u32       server -> agent
@@ -125,6 +126,9 @@ public final class FrameCodec {
   /** Bytes of the {@link Frame.Liveness} that ends a version 3 Welcome. */
   private static final int LIVENESS_SIZE = 4 + 4;
 
+  /** Bytes of the {@link LtlCompression} code that ends a version 4 Welcome. */
+  private static final int COMPRESSION_SIZE = 1;
+
   /** Bytes of LTL text a {@link Frame.Batch} can carry within {@code maxFrameLength}. */
   public static int maxBatchTextBytes(int maxFrameLength) {
     return maxFrameLength - TYPE_SIZE - Long.BYTES;
@@ -193,10 +197,13 @@ public final class FrameCodec {
     byte[] tail = tail(frame);
     Optional<Frame.Liveness> trailer =
         frame instanceof Frame.Welcome w ? w.liveness() : Optional.empty();
+    boolean compression =
+        frame instanceof Frame.Welcome w && w.version() >= WireProtocol.COMPRESSION_VERSION;
     long bodyLength =
         fixedBodyLength(frame)
             + (tail == null ? 0 : tail.length)
-            + (trailer.isPresent() ? LIVENESS_SIZE : 0);
+            + (trailer.isPresent() ? LIVENESS_SIZE : 0)
+            + (compression ? COMPRESSION_SIZE : 0);
     long length = TYPE_SIZE + bodyLength;
     if (length > maxFrameLength) {
       throw new IllegalArgumentException(
@@ -212,10 +219,14 @@ public final class FrameCodec {
     head.writeByte(frame.type());
     writeFixedBody(frame, head);
     if (trailer.isPresent()) {
-      // The Welcome's liveness follows its resume blob (version 3 on).
-      ByteBuf end = alloc.buffer(LIVENESS_SIZE);
+      // The Welcome's liveness follows its resume blob (version 3 on), then its compression
+      // (version 4 on).
+      ByteBuf end = alloc.buffer(LIVENESS_SIZE + COMPRESSION_SIZE);
       end.writeInt(trailer.get().heartbeatIntervalMillis());
       end.writeInt(trailer.get().idleTimeoutMillis());
+      if (compression) {
+        end.writeByte(((Frame.Welcome) frame).compression().code());
+      }
       return Unpooled.wrappedBuffer(head, Unpooled.wrappedBuffer(tail), end);
     }
     if (tail == null || tail.length == 0) {
@@ -400,7 +411,8 @@ public final class FrameCodec {
                   ? Optional.of(
                       new Frame.Liveness(
                           u32AsInt("heartbeatIntervalMillis"), u32AsInt("idleTimeoutMillis")))
-                  : Optional.empty());
+                  : Optional.empty(),
+              version >= WireProtocol.COMPRESSION_VERSION ? compression() : LtlCompression.NONE);
         case TYPE_BATCH:
           return new Frame.Batch(u64("sequence"), rest());
         case TYPE_BATCH_ACCEPTED:
@@ -448,6 +460,13 @@ public final class FrameCodec {
                 + buf.capacity()
                 + ")");
       }
+    }
+
+    private LtlCompression compression() {
+      need(COMPRESSION_SIZE, "compression");
+      int code = buf.readUnsignedByte();
+      return LtlCompression.forCode(code)
+          .orElseThrow(() -> error("has unknown compression code " + code));
     }
 
     private long u64(String field) {

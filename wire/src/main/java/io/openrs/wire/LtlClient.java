@@ -13,6 +13,8 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -38,6 +40,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +69,7 @@ public final class LtlClient implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LtlClient.class);
   private static final AtomicLong IDS = new AtomicLong();
   private static final String HANDLER_NAME = "openrs-ltl-client";
+  private static final String TLS_NAME = "openrs-ltl-tls";
 
   /** Lifecycle, in order; a client only moves forward. */
   public enum State {
@@ -120,6 +124,7 @@ public final class LtlClient implements AutoCloseable {
   private final CompletableFuture<Frame.Welcome> welcomeFuture = new CompletableFuture<>();
   private final CompletableFuture<Void> closeFuture = new CompletableFuture<>();
   private final ChannelFutureListener writeListener = this::onWriteDone;
+  private final LinkBytes linkBytes = new LinkBytes();
 
   /** Set when the channel is registered, before it connects. */
   private volatile Channel channel;
@@ -225,6 +230,7 @@ public final class LtlClient implements AutoCloseable {
 
   private void handshake() throws IOException, InterruptedException {
     Duration timeout = settings.connectTimeout();
+    SslContext sslContext = settings.tls().enabled() ? settings.tls().newContext() : null;
     Bootstrap bootstrap =
         new Bootstrap()
             .group(group)
@@ -240,6 +246,17 @@ public final class LtlClient implements AutoCloseable {
                   protected void initChannel(SocketChannel ch) {
                     channel = ch;
                     FrameCodec.install(ch.pipeline(), settings.maxFrameLength());
+                    LinkBytes.install(ch.pipeline(), linkBytes);
+                    LinkCompression.installAgentSide(ch.pipeline(), settings.maxFrameLength());
+                    if (settings.tls().enabled()) {
+                      ch.pipeline()
+                          .addFirst(
+                              TLS_NAME,
+                              settings
+                                  .tls()
+                                  .newHandler(
+                                      sslContext, ch.alloc(), settings.host(), settings.port()));
+                    }
                     ch.pipeline().addLast(HANDLER_NAME, new Handler());
                   }
                 });
@@ -257,10 +274,13 @@ public final class LtlClient implements AutoCloseable {
     try {
       Frame.Welcome w = welcomeFuture.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
       log.info(
-          "{} open: agent {}, protocol version {}, truncation point {}, resume blob {} bytes",
+          "{} open: agent {}, protocol version {}, {}, compression {}, truncation point {},"
+              + " resume blob {} bytes",
           describe(),
           hello.agent().orElse("(unnamed)"),
           w.version(),
+          tlsDescription(),
+          w.compression().configName(),
           w.truncationPoint().map(Oqid::toString).orElse("none"),
           w.resumeBlob().length);
     } catch (TimeoutException e) {
@@ -273,6 +293,30 @@ public final class LtlClient implements AutoCloseable {
           ? io
           : new IOException(describe() + ": handshake failed", e.getCause());
     }
+  }
+
+  private String tlsDescription() {
+    return tlsProtocol()
+        .map(p -> "TLS " + settings.tls().mode().configName() + " " + p)
+        .orElse("plaintext");
+  }
+
+  /** The TLS protocol the link was encrypted with ({@code TLSv1.3}), empty when plaintext. */
+  public Optional<String> tlsProtocol() {
+    Channel ch = channel;
+    SslHandler tls = ch == null ? null : ch.pipeline().get(SslHandler.class);
+    if (tls == null || !tls.handshakeFuture().isSuccess()) {
+      return Optional.empty();
+    }
+    return Optional.of(tls.engine().getSession().getProtocol());
+  }
+
+  /**
+   * Bytes of this connection on the wire and as frames, each way: their ratio is what compression
+   * saves.
+   */
+  public LinkBytes linkBytes() {
+    return linkBytes;
   }
 
   /** The server's Welcome: negotiated version, truncation point and stored resume blob. */
@@ -619,11 +663,25 @@ public final class LtlClient implements AutoCloseable {
 
   private void onWriteDone(ChannelFuture f) {
     if (!f.isSuccess()) {
+      Optional<SSLException> tls = tlsFailure(f.cause());
       fail(
-          new LtlConnectionClosedException(
-              describe() + ": cannot write to the server: " + f.cause(), f.cause()),
+          tls.isPresent()
+              ? tlsFailed(tls.get(), f.cause())
+              : new LtlConnectionClosedException(
+                  describe() + ": cannot write to the server: " + f.cause(), f.cause()),
           false);
     }
+  }
+
+  /** A failed TLS handshake, named as such with the mode (the cause says which side refused). */
+  private LtlConnectionClosedException tlsFailed(SSLException e, Throwable cause) {
+    return new LtlConnectionClosedException(
+        describe()
+            + ": TLS with the server failed (rs_tls "
+            + settings.tls().mode().configName()
+            + "): "
+            + e.getMessage(),
+        cause);
   }
 
   private void protocolError(String what) {
@@ -642,6 +700,13 @@ public final class LtlClient implements AutoCloseable {
       }
       if (state != State.CONNECTING) {
         problem = "the server sent a second Welcome";
+      } else if (w.compression() != LtlCompression.NONE
+          && !hello.compression().contains(w.compression().configName())) {
+        problem =
+            "the server chose compression "
+                + w.compression().configName()
+                + ", the agent offered "
+                + (hello.compression().isEmpty() ? "none" : hello.compression());
       } else if (w.version() < hello.minVersion() || w.version() > hello.maxVersion()) {
         problem =
             "the server chose protocol version "
@@ -849,6 +914,11 @@ public final class LtlClient implements AutoCloseable {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      Optional<SSLException> tls = tlsFailure(cause);
+      if (tls.isPresent()) {
+        fail(tlsFailed(tls.get(), cause), false);
+        return;
+      }
       String what =
           cause instanceof WireProtocolException
               ? "protocol error: "
@@ -857,5 +927,15 @@ public final class LtlClient implements AutoCloseable {
           new LtlConnectionClosedException(describe() + ": " + what + cause.getMessage(), cause),
           false);
     }
+  }
+
+  /** The TLS failure behind {@code cause}, if it is one (a handshake refused by either side). */
+  private static Optional<SSLException> tlsFailure(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof SSLException e) {
+        return Optional.of(e);
+      }
+    }
+    return Optional.empty();
   }
 }

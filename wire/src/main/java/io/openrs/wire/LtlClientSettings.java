@@ -23,6 +23,7 @@ import java.util.Optional;
  *     beyond (a single batch larger than this is sent alone, when nothing else is in flight)
  * @param eventLoopGroup a shared NIO group to run the connection on (the owner shuts it down);
  *     empty: the client starts its own single-thread group and shuts it down on close
+ * @param tls whether and how the link is encrypted ({@link ClientTls#OFF}: plaintext)
  */
 public record LtlClientSettings(
     String host,
@@ -32,7 +33,8 @@ public record LtlClientSettings(
     int maxFrameLength,
     int maxInFlightBatches,
     long maxInFlightBytes,
-    Optional<EventLoopGroup> eventLoopGroup) {
+    Optional<EventLoopGroup> eventLoopGroup,
+    ClientTls tls) {
 
   /** Connect plus handshake: 30 s. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
@@ -74,6 +76,9 @@ public record LtlClientSettings(
     if (eventLoopGroup == null) {
       problems.add("eventLoopGroup must be given (Optional.empty() for a group of its own)");
     }
+    if (tls == null) {
+      problems.add("tls must be given (ClientTls.OFF for plaintext)");
+    }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException("bad LTL client settings: " + String.join("; ", problems));
     }
@@ -89,7 +94,8 @@ public record LtlClientSettings(
         WireProtocol.DEFAULT_MAX_FRAME_LENGTH,
         DEFAULT_MAX_IN_FLIGHT_BATCHES,
         DEFAULT_MAX_IN_FLIGHT_BYTES,
-        Optional.empty());
+        Optional.empty(),
+        ClientTls.OFF);
   }
 
   /** These settings with another bound on connect plus handshake. */
@@ -102,7 +108,8 @@ public record LtlClientSettings(
         maxFrameLength,
         maxInFlightBatches,
         maxInFlightBytes,
-        eventLoopGroup);
+        eventLoopGroup,
+        tls);
   }
 
   /** These settings with another bound on waiting in {@link LtlClient#close()}. */
@@ -115,7 +122,8 @@ public record LtlClientSettings(
         maxFrameLength,
         maxInFlightBatches,
         maxInFlightBytes,
-        eventLoopGroup);
+        eventLoopGroup,
+        tls);
   }
 
   /** These settings with another maximum frame length (at most the server's). */
@@ -128,7 +136,8 @@ public record LtlClientSettings(
         maxFrameLength,
         maxInFlightBatches,
         maxInFlightBytes,
-        eventLoopGroup);
+        eventLoopGroup,
+        tls);
   }
 
   /** Bounds on unanswered batches: how many and how many bytes of LTL text. */
@@ -141,7 +150,8 @@ public record LtlClientSettings(
         maxFrameLength,
         maxInFlightBatches,
         maxInFlightBytes,
-        eventLoopGroup);
+        eventLoopGroup,
+        tls);
   }
 
   /** Runs the connection on {@code group} (a NIO group), which the caller owns and shuts down. */
@@ -154,6 +164,21 @@ public record LtlClientSettings(
         maxFrameLength,
         maxInFlightBatches,
         maxInFlightBytes,
-        Optional.of(Objects.requireNonNull(group, "group")));
+        Optional.of(Objects.requireNonNull(group, "group")),
+        tls);
+  }
+
+  /** These settings with the link encrypted as {@code tls} says. */
+  public LtlClientSettings withTls(ClientTls tls) {
+    return new LtlClientSettings(
+        host,
+        port,
+        connectTimeout,
+        closeTimeout,
+        maxFrameLength,
+        maxInFlightBatches,
+        maxInFlightBytes,
+        eventLoopGroup,
+        Objects.requireNonNull(tls, "tls"));
   }
 }

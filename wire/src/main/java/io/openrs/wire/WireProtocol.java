@@ -32,17 +32,27 @@ public final class WireProtocol {
    */
   public static final int VERSION_3 = 3;
 
+  /**
+   * Version 4 (2026-11): link compression. The agent offers methods in its connect command ({@code
+   * compression 'lz4,zstd'}), the {@link Frame.Welcome} ends with the method the server chose
+   * ({@link LtlCompression}), and every byte after the Welcome, both ways, goes through it.
+   */
+  public static final int VERSION_4 = 4;
+
   /** First version whose sessions carry {@link Frame.Liveness} and {@link Frame.Heartbeat}. */
   public static final int LIVENESS_VERSION = VERSION_3;
 
+  /** First version whose {@link Frame.Welcome} names a {@link LtlCompression}. */
+  public static final int COMPRESSION_VERSION = VERSION_4;
+
   /** The version this code speaks best. */
-  public static final int VERSION = VERSION_3;
+  public static final int VERSION = VERSION_4;
 
   /** Oldest version this code speaks. */
   public static final int MIN_VERSION = VERSION_1;
 
   /** Newest version this code speaks. */
-  public static final int MAX_VERSION = VERSION_3;
+  public static final int MAX_VERSION = VERSION_4;
 
   /** Default bound on the length field of a frame (type byte + body): 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
@@ -74,8 +84,8 @@ public final class WireProtocol {
 
   /**
    * The version of the LTL text ({@code docs/ltl.md}, {@code LtlParser#protocolVersion}) that the
-   * batches of a session at {@code protocolVersion} hold: version 3 changed frames only, so its
-   * text is version 2's.
+   * batches of a session at {@code protocolVersion} hold: versions 3 and 4 changed frames only, so
+   * their text is version 2's.
    */
   public static int textVersion(int protocolVersion) {
     return Math.min(protocolVersion, VERSION_2);

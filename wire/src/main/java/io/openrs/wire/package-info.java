@@ -12,6 +12,10 @@
  *       back-pressure, truncation requests, resume blobs. Used by module {@code repagent}.
  *   <li>{@link io.openrs.wire.WireProtocol}, {@link io.openrs.wire.ErrorCode}: versions, limits and
  *       the stable error codes.
+ *   <li>{@link io.openrs.wire.LtlCompression}, {@link io.openrs.wire.LinkCompression}: the link's
+ *       compression (protocol version 4 on), started after the Welcome on both sides; {@link
+ *       io.openrs.wire.LinkBytes} counts bytes on the wire and as frames.
+ *   <li>{@link io.openrs.wire.ClientTls}: the agent side's TLS ({@code sslmode}-like modes).
  * </ul>
  *
  * <p>Threads: the codec runs on the Netty I/O thread of its channel. An {@code LtlClient} owns one

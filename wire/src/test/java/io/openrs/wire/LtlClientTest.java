@@ -222,11 +222,11 @@ class LtlClientTest {
 
   @Test
   void aHelloOfferingVersionsTheClientDoesNotSpeakIsRefusedBeforeConnecting() {
-    LtlCommand.Connect v4 =
-        new LtlCommand.Connect("pg1", "sales", 1, 4, "ra", "pw", Optional.empty());
-    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v4, WAIT))
+    LtlCommand.Connect v5 =
+        new LtlCommand.Connect("pg1", "sales", 1, 5, "ra", "pw", Optional.empty());
+    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v5, WAIT))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the Hello offers versions 1-4, this client speaks 1-3");
+        .hasMessage("the Hello offers versions 1-5, this client speaks 1-4");
   }
 
   @Test
@@ -608,7 +608,15 @@ class LtlClientTest {
     assertThatThrownBy(
             () ->
                 new LtlClientSettings(
-                    "", 0, Duration.ZERO, Duration.ofSeconds(-1), 10, 0, 0, Optional.empty()))
+                    "",
+                    0,
+                    Duration.ZERO,
+                    Duration.ofSeconds(-1),
+                    10,
+                    0,
+                    0,
+                    Optional.empty(),
+                    ClientTls.OFF))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "bad LTL client settings: host must be given; port must be 1..65535, got 0;"

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,19 @@ class WireFormatDocTest {
         new Frame.Welcome(
             3, Optional.empty(), new byte[0], Optional.of(new Frame.Liveness(5_000, 15_000))));
     m.put("Heartbeat", new Frame.Heartbeat());
+    m.put(
+        "Hello v4",
+        Frame.Hello.of(
+            new LtlCommand.Connect(
+                "pg1", "sales", 2, 4, "ra", "pw", Optional.of("a1"), List.of("lz4", "zstd"))));
+    m.put(
+        "Welcome v4",
+        new Frame.Welcome(
+            4,
+            Optional.empty(),
+            new byte[0],
+            Optional.of(new Frame.Liveness(5_000, 15_000)),
+            LtlCompression.LZ4));
     return m;
   }
 

@@ -128,6 +128,54 @@ final class StandardParameters {
             .doc("PEM file (PKCS#8) with the private key of admin_tls_certificate.")
             .build());
     all.add(
+        def("ltl_tls", Area.INBOUND, ENUM)
+            .scopes(SERVER)
+            .dflt("off")
+            .values("off", "on", "required")
+            .effect(RESTART)
+            .doc(
+                "TLS on the LTL port. off: plaintext only. on: agents may connect with TLS"
+                    + " (ltl_tls_certificate, ltl_tls_private_key) or in plaintext. required: a"
+                    + " plaintext agent is refused with an Error naming this parameter. The"
+                    + " server tells TLS from plaintext by the first byte the agent sends.")
+            .build());
+    all.add(
+        startup("ltl_tls_certificate", STRING)
+            .dflt("")
+            .range(0, 4096)
+            .doc(
+                "PEM file with the LTL port's TLS certificate (chain); needed when ltl_tls is on"
+                    + " or required. Agents with rs_tls verify-full check that it names the host"
+                    + " they connect to.")
+            .build());
+    all.add(
+        startup("ltl_tls_private_key", STRING)
+            .dflt("")
+            .range(0, 4096)
+            .doc("PEM file (unencrypted PKCS#8) with the private key of ltl_tls_certificate.")
+            .build());
+    all.add(
+        startup("ltl_tls_client_ca", STRING)
+            .dflt("")
+            .range(0, 4096)
+            .doc(
+                "PEM bundle of the CAs that sign agents' client certificates. Set: an agent"
+                    + " connecting with TLS must present a certificate signed by one of them, else"
+                    + " its handshake fails. Empty: no client certificate is asked for.")
+            .build());
+    all.add(
+        def("ltl_compression", Area.INBOUND, ENUM)
+            .scopes(SERVER)
+            .dflt("off")
+            .values("off", "lz4", "zstd", "any")
+            .effect(RESTART)
+            .doc(
+                "Compression of the LTL link the server agrees to (protocol version 4 agents"
+                    + " offer methods in their connect command). off: none. lz4 or zstd: that"
+                    + " method when the agent offers it, else none. any: the first method the"
+                    + " agent offers.")
+            .build());
+    all.add(
         startup("admin_max_statement_bytes", BYTES)
             .dflt(String.valueOf(MIB))
             .range(KIB, 64 * MIB)

@@ -53,6 +53,9 @@ class ParameterCatalogTest {
             "data_directory",
             "listen_address",
             "ltl_port",
+            "ltl_tls_certificate",
+            "ltl_tls_client_ca",
+            "ltl_tls_private_key",
             "prometheus_port",
             "rs_name",
             "rssd_url");

@@ -67,6 +67,7 @@ public final class LtlParser {
   private static final byte[] VERSION = kw("version");
   private static final byte[] PASSWORD = kw("password");
   private static final byte[] AGENT = kw("agent");
+  private static final byte[] COMPRESSION = kw("compression");
   private static final byte[] NONE = kw("none");
 
   private static final String COMMAND_EXPECTED =
@@ -387,7 +388,34 @@ public final class LtlParser {
       c.blanks();
       agent = Optional.of(c.quoted('\'', "the agent name"));
     }
-    return new LtlCommand.Connect(server, database, min, max, user, password, agent);
+    List<String> compression = List.of();
+    if (blanksThen(COMPRESSION)) {
+      c.blanks();
+      compression = compressionMethods();
+    }
+    return new LtlCommand.Connect(server, database, min, max, user, password, agent, compression);
+  }
+
+  /** {@code 'lz4,zstd'}: compression methods, most preferred first (protocol version 4 on). */
+  private List<String> compressionMethods() throws LtlParseException {
+    int at = c.pos;
+    String list = c.quoted('\'', "the compression methods, e.g. 'lz4,zstd'");
+    List<String> names = new ArrayList<>();
+    for (String name : list.split(",", -1)) {
+      String n = name.strip();
+      if (!n.matches(LtlCommand.Connect.COMPRESSION_NAME_PATTERN)
+          || names.size() == LtlCommand.Connect.MAX_COMPRESSION_METHODS) {
+        throw c.errorAt(
+            at,
+            "at most "
+                + LtlCommand.Connect.MAX_COMPRESSION_METHODS
+                + " comma-separated compression method names ("
+                + LtlCommand.Connect.COMPRESSION_NAME_PATTERN
+                + ")");
+      }
+      names.add(n);
+    }
+    return names;
   }
 
   /** Consumes blanks and keyword {@code kw} when both are there; otherwise consumes nothing. */

@@ -114,6 +114,10 @@ public final class LtlWriter {
         out.appendAscii(" agent ");
         quoted(c.agent().get(), '\'', out);
       }
+      if (!c.compression().isEmpty()) {
+        out.appendAscii(" compression ");
+        quoted(String.join(",", c.compression()), '\'', out);
+      }
     } else if (command instanceof LtlCommand.Connected c) {
       out.appendAscii("connected version ").appendDecimal(c.version());
     } else if (command instanceof LtlCommand.GetTruncation) {

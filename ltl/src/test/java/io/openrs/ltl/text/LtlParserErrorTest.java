@@ -58,6 +58,8 @@ class LtlParserErrorTest {
           begin tran 0x01 oqid 0x01 time 2026-11-21T10:00:00.0000001Z | 0000001Z | 1 to 6 fraction digits
           connect source a.b versions 2-1 user 'u' password 'p' | 1 user | a highest version >= the lowest
           connect source a versions 1-1 user 'u' password 'p' | " versions" | '.'
+          connect source a.b versions 1-4 user 'u' password 'p' compression 'lz4,,zstd' | 'lz4 | comma-separated compression method names
+          connect source a.b versions 1-4 user 'u' password 'p' compression 'a,b,c,d,e,f,g,h,i' | 'a | at most 8
           get truncations | truncations | 'truncation'
           truncation 0x | <eol> | an OQID or none
           ddl tran 0x01 oqid 0x01 schema 'x' | 'x' | a schema name

@@ -43,6 +43,10 @@ final class Admission {
     HANDSHAKE_EVICTED,
     /** Hello admitted but {@code exec_max_connections} agent sessions are open. */
     TOO_MANY_SESSIONS,
+    /** A plaintext agent while {@code ltl_tls = required}. */
+    PLAINTEXT_REFUSED,
+    /** A TLS handshake failed (untrusted certificate either way, no client certificate, ...). */
+    TLS_HANDSHAKE_FAILED,
   }
 
   /** The limits. */
@@ -74,6 +78,14 @@ final class Admission {
    */
   void helloRefused(Channel ch, ErrorCode code, String message) {
     refusals.event(code, "agent from " + ch.remoteAddress() + " refused: " + message);
+  }
+
+  /**
+   * A socket refused for its TLS ({@link Cause#PLAINTEXT_REFUSED}, {@link
+   * Cause#TLS_HANDSHAKE_FAILED}): one summary line per cause per interval, naming the last cause.
+   */
+  void tlsRefused(Channel ch, Cause cause, String detail) {
+    count(cause, detail);
   }
 
   /** A socket was accepted: it is in the handshake until {@link #helloReceived}. */

@@ -2,6 +2,7 @@ package io.openrs.repserver.exec;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -13,6 +14,9 @@ import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.wire.ErrorCode;
 import io.openrs.wire.Frame;
 import io.openrs.wire.FrameCodec;
+import io.openrs.wire.LinkBytes;
+import io.openrs.wire.LinkCompression;
+import io.openrs.wire.LtlCompression;
 import io.openrs.wire.WireProtocol;
 import io.openrs.wire.WireProtocolException;
 import java.time.Instant;
@@ -22,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -52,6 +57,7 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
   private final Admission admission;
   private final Frame.Liveness liveness;
   private final int maxFrameBytes;
+  private final Set<LtlCompression> compression;
   private int version;
   private boolean closed;
   private final LtlParser parser = new LtlParser();
@@ -69,8 +75,10 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
       Executor rssdWriter,
       Admission admission,
       Frame.Liveness liveness,
-      int maxFrameBytes) {
+      int maxFrameBytes,
+      Set<LtlCompression> compression) {
     this.gate = gate;
+    this.compression = compression;
     this.rssdWriter = rssdWriter;
     this.admission = admission;
     this.liveness = liveness;
@@ -200,13 +208,21 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
       return;
     }
     origin = p;
+    this.version = version.getAsInt();
+    LtlCompression method =
+        this.version >= WireProtocol.COMPRESSION_VERSION
+            ? LtlCompression.choose(connect.compression(), compression)
+            : LtlCompression.NONE;
+    SslHandler tls = ctx.pipeline().get(SslHandler.class);
     LOG.info(
-        "agent {} connected for origin {} from {} (protocol version {})",
+        "agent {} connected for origin {} from {} (protocol version {}, {}, compression {})",
         connect.agent().orElse("(unnamed)"),
         p.state().name(),
         ctx.channel().remoteAddress(),
-        version.getAsInt());
-    this.version = version.getAsInt();
+        this.version,
+        tls == null ? "plaintext" : "TLS " + tls.engine().getSession().getProtocol(),
+        method.configName());
+    LinkBytes.countInto(ctx.pipeline(), p.execStats().link);
     ctx.pipeline().get(FrameCodec.Decoder.class).maxFrameLength(maxFrameBytes);
     boolean heartbeats = this.version >= WireProtocol.LIVENESS_VERSION;
     ctx.writeAndFlush(
@@ -214,7 +230,11 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
             this.version,
             p.state().durableOqid(),
             p.locator().resumeBlob(),
-            heartbeats ? Optional.of(liveness) : Optional.empty()));
+            heartbeats ? Optional.of(liveness) : Optional.empty(),
+            method));
+    // Everything after the Welcome, both ways, is compressed (the agent sends nothing between
+    // its Hello and the Welcome, so nothing compressed can have arrived yet).
+    LinkCompression.start(ctx.pipeline(), method);
     ctx.pipeline()
         .addBefore(
             ctx.name(),

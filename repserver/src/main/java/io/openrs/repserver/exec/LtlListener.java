@@ -13,16 +13,21 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.openrs.wire.ErrorCode;
 import io.openrs.wire.Frame;
 import io.openrs.wire.FrameCodec;
+import io.openrs.wire.LinkBytes;
+import io.openrs.wire.LtlCompression;
 import io.openrs.wire.WireProtocol;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -53,6 +58,8 @@ public final class LtlListener implements AutoCloseable {
    * @param idleHeartbeats heartbeat intervals of silence after which a session is closed ({@code
    *     agent_idle_heartbeats})
    * @param clock for the summary log lines
+   * @param tls TLS of the port ({@code ltl_tls} and its files)
+   * @param compression methods the server agrees to ({@code ltl_compression}); empty: none
    */
   public record Settings(
       String host,
@@ -63,7 +70,14 @@ public final class LtlListener implements AutoCloseable {
       Duration handshakeTimeout,
       Duration heartbeatInterval,
       int idleHeartbeats,
-      Clock clock) {
+      Clock clock,
+      LtlTls tls,
+      Set<LtlCompression> compression) {
+
+    public Settings {
+      Objects.requireNonNull(tls, "tls");
+      compression = Set.copyOf(compression);
+    }
 
     /** The liveness every version 3 session is welcomed with. */
     Frame.Liveness liveness() {
@@ -85,6 +99,7 @@ public final class LtlListener implements AutoCloseable {
                 settings.maxConnections(), settings.maxHandshakes(), settings.handshakeTimeout()),
             settings.clock());
     Frame.Liveness liveness = settings.liveness();
+    SslContext sslContext = settings.tls().enabled() ? settings.tls().newContext() : null;
     ChannelHandler accept = new Accept();
     ServerBootstrap b =
         new ServerBootstrap()
@@ -104,11 +119,25 @@ public final class LtlListener implements AutoCloseable {
                         .maxFrameLength(
                             Math.min(
                                 settings.maxFrameBytes(), WireProtocol.MAX_HELLO_FRAME_LENGTH));
+                    LinkBytes.install(ch.pipeline(), new LinkBytes());
+                    if (sslContext != null) {
+                      ch.pipeline()
+                          .addFirst(
+                              new TlsSniffer(
+                                  sslContext,
+                                  settings.tls().mode() == LtlTls.Mode.REQUIRED,
+                                  admission));
+                    }
                     ch.pipeline().addLast(accept);
                     ch.pipeline()
                         .addLast(
                             new AgentSession(
-                                gate, rssdWriter, admission, liveness, settings.maxFrameBytes()));
+                                gate,
+                                rssdWriter,
+                                admission,
+                                liveness,
+                                settings.maxFrameBytes(),
+                                settings.compression()));
                   }
                 });
     try {
@@ -135,13 +164,15 @@ public final class LtlListener implements AutoCloseable {
     boss.scheduleAtFixedRate(admission::flushLog, 10, 10, TimeUnit.SECONDS);
     LOG.info(
         "listening for agents on {} (at most {} agents, {} sockets in the handshake for {} ms;"
-            + " heartbeat {} ms, idle timeout {} ms)",
+            + " heartbeat {} ms, idle timeout {} ms; TLS {}; compression {})",
         server.localAddress(),
         settings.maxConnections(),
         settings.maxHandshakes(),
         settings.handshakeTimeout().toMillis(),
         liveness.heartbeatIntervalMillis(),
-        liveness.idleTimeoutMillis());
+        liveness.idleTimeoutMillis(),
+        settings.tls(),
+        settings.compression().isEmpty() ? "off" : settings.compression());
   }
 
   /** Binds and starts listening. */

@@ -5,8 +5,11 @@
  * summary log lines through {@link io.openrs.repserver.exec.SummaryLog}); one {@link
  * io.openrs.repserver.exec.AgentSession} per connection, confined to its channel's event loop, runs
  * the handshake, hands batches to its origin's pipeline and closes an agent that stays silent for
- * the idle timeout. The protocol is {@code docs/formats/ltl-wire.md}; what is protected is in
- * {@code docs/security.md}.
+ * the idle timeout. With {@code ltl_tls} on or required a {@link
+ * io.openrs.repserver.exec.TlsSniffer} first tells TLS agents from plaintext ones ({@link
+ * io.openrs.repserver.exec.LtlTls} holds the settings); the session starts compression after its
+ * Welcome ({@code io.openrs.wire.LinkCompression}). The protocol is {@code
+ * docs/formats/ltl-wire.md}; what is protected is in {@code docs/security.md}.
  *
  * <p>Admission and SummaryLog are shared by every event loop and thread-safe; AgentSession is not
  * (owned by its event loop).

@@ -303,6 +303,15 @@ public final class OriginPipeline implements AutoCloseable {
         nrmStats,
         s -> s.writeWaits,
         s -> s.writeWaitNanos);
+    counter(
+        ServerCounter.LINK_BYTES_RECEIVED, instance, execStats, s -> s.link.wireBytesReceived());
+    counter(
+        ServerCounter.LINK_FRAME_BYTES_RECEIVED,
+        instance,
+        execStats,
+        s -> s.link.frameBytesReceived());
+    counter(ServerCounter.LINK_BYTES_SENT, instance, execStats, s -> s.link.wireBytesSent());
+    counter(ServerCounter.LINK_FRAME_BYTES_SENT, instance, execStats, s -> s.link.frameBytesSent());
     counter(ServerCounter.UPDS_RSLOCATER, instance, locator, LocatorKeeper::updates);
     counter(ServerCounter.CMDS_NO_REPDEF, instance, nrmStats, s -> s.cmdsNoRepdef);
     counter(ServerCounter.DUPLICATES, instance, nrmStats, s -> s.duplicates);
