@@ -39,6 +39,9 @@ public sealed interface LtlCommand {
   /**
    * First command of a session: the agent names its origin ({@code dataserver.database}), the range
    * of protocol versions it speaks and its credentials.
+   *
+   * @param password in the text for protocol versions 1-3; a version 4 agent sends none (it proves
+   *     the password in SCRAM frames, docs/formats/ltl-wire.md)
    */
   record Connect(
       String originServer,
@@ -46,7 +49,7 @@ public sealed interface LtlCommand {
       int minVersion,
       int maxVersion,
       String user,
-      String password,
+      Optional<String> password,
       Optional<String> agent)
       implements LtlCommand {
     public Connect {
@@ -59,6 +62,25 @@ public sealed interface LtlCommand {
         throw new IllegalArgumentException(
             "protocol versions must be 1 <= min <= max, got " + minVersion + "-" + maxVersion);
       }
+    }
+
+    /** A connect command with a password. */
+    public Connect(
+        String originServer,
+        String originDatabase,
+        int minVersion,
+        int maxVersion,
+        String user,
+        String password,
+        Optional<String> agent) {
+      this(
+          originServer, originDatabase, minVersion, maxVersion, user, Optional.of(password), agent);
+    }
+
+    /** The same command without the password (what a version 4 agent sends). */
+    public Connect withoutPassword() {
+      return new Connect(
+          originServer, originDatabase, minVersion, maxVersion, user, Optional.empty(), agent);
     }
 
     /** Never prints the password. */
@@ -74,7 +96,8 @@ public sealed interface LtlCommand {
           + maxVersion
           + ", user="
           + user
-          + ", password=***, agent="
+          + (password.isPresent() ? ", password=***" : "")
+          + ", agent="
           + agent.orElse("")
           + "]";
     }

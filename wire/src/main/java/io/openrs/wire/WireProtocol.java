@@ -32,17 +32,33 @@ public final class WireProtocol {
    */
   public static final int VERSION_3 = 3;
 
+  /**
+   * Version 4 (2026-11): SCRAM-SHA-256 login. The Hello carries no password; the agent proves it in
+   * {@link Frame.ScramClientFirst} / {@link Frame.ScramClientFinal}, the server proves it knows the
+   * verifier in {@link Frame.ScramServerFinal}, before the Welcome. LTL text as version 2.
+   */
+  public static final int VERSION_4 = 4;
+
   /** First version whose sessions carry {@link Frame.Liveness} and {@link Frame.Heartbeat}. */
   public static final int LIVENESS_VERSION = VERSION_3;
 
+  /** First version whose agents log in with SCRAM frames instead of a password in the Hello. */
+  public static final int SCRAM_VERSION = VERSION_4;
+
+  /** The SCRAM mechanism of version 4 logins. */
+  public static final String SCRAM_MECHANISM = "SCRAM-SHA-256";
+
+  /** Longest mechanism name in {@link Frame.ScramClientFirst}. */
+  public static final int MAX_MECHANISM_LENGTH = 64;
+
   /** The version this code speaks best. */
-  public static final int VERSION = VERSION_3;
+  public static final int VERSION = VERSION_4;
 
   /** Oldest version this code speaks. */
   public static final int MIN_VERSION = VERSION_1;
 
   /** Newest version this code speaks. */
-  public static final int MAX_VERSION = VERSION_3;
+  public static final int MAX_VERSION = VERSION_4;
 
   /** Default bound on the length field of a frame (type byte + body): 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
@@ -74,8 +90,8 @@ public final class WireProtocol {
 
   /**
    * The version of the LTL text ({@code docs/ltl.md}, {@code LtlParser#protocolVersion}) that the
-   * batches of a session at {@code protocolVersion} hold: version 3 changed frames only, so its
-   * text is version 2's.
+   * batches of a session at {@code protocolVersion} hold: versions 3 and 4 changed frames only, so
+   * their text is version 2's.
    */
   public static int textVersion(int protocolVersion) {
     return Math.min(protocolVersion, VERSION_2);

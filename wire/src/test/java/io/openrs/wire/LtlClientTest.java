@@ -223,10 +223,10 @@ class LtlClientTest {
   @Test
   void aHelloOfferingVersionsTheClientDoesNotSpeakIsRefusedBeforeConnecting() {
     LtlCommand.Connect v4 =
-        new LtlCommand.Connect("pg1", "sales", 1, 4, "ra", "pw", Optional.empty());
+        new LtlCommand.Connect("pg1", "sales", 1, 5, "ra", "pw", Optional.empty());
     assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v4, WAIT))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the Hello offers versions 1-4, this client speaks 1-3");
+        .hasMessage("the Hello offers versions 1-5, this client speaks 1-4");
   }
 
   @Test
