@@ -33,9 +33,11 @@ import org.slf4j.LoggerFactory;
  * AgentSession}. {@link Admission} keeps the two limits apart: at most {@code exec_max_handshakes}
  * sockets without a Hello (the oldest makes way for a newer one, and each is closed after {@code
  * exec_handshake_timeout}), and at most {@code exec_max_connections} admitted agents (a further one
- * is refused with {@code TOO_MANY_CONNECTIONS}, which tells the agent to retry). Accepted sockets
- * have TCP keepalive on; an admitted agent that sends nothing for its idle timeout is closed by its
- * session (docs/formats/ltl-wire.md, "Liveness").
+ * is refused with {@code TOO_MANY_CONNECTIONS}, which tells the agent to retry). Agents log in as
+ * {@link AgentLogin} says (SCRAM from protocol version 4 on, failed logins backed off per address)
+ * and connect only origins their user may ({@link AgentGate}). Accepted sockets have TCP keepalive
+ * on; an admitted agent that sends nothing for its idle timeout is closed by its session
+ * (docs/formats/ltl-wire.md, "Liveness").
  */
 public final class LtlListener implements AutoCloseable {
 
@@ -52,7 +54,8 @@ public final class LtlListener implements AutoCloseable {
    *     agent_heartbeat_interval})
    * @param idleHeartbeats heartbeat intervals of silence after which a session is closed ({@code
    *     agent_idle_heartbeats})
-   * @param clock for the summary log lines
+   * @param logins {@code exec_max_login_failures} and {@code exec_hello_password}
+   * @param clock for the summary log lines and the login backoff
    */
   public record Settings(
       String host,
@@ -63,6 +66,7 @@ public final class LtlListener implements AutoCloseable {
       Duration handshakeTimeout,
       Duration heartbeatInterval,
       int idleHeartbeats,
+      AgentLogin.Settings logins,
       Clock clock) {
 
     /** The liveness every version 3 session is welcomed with. */
@@ -85,6 +89,7 @@ public final class LtlListener implements AutoCloseable {
                 settings.maxConnections(), settings.maxHandshakes(), settings.handshakeTimeout()),
             settings.clock());
     Frame.Liveness liveness = settings.liveness();
+    AgentLogin.Shared logins = new AgentLogin.Shared(gate, settings.logins(), settings.clock());
     ChannelHandler accept = new Accept();
     ServerBootstrap b =
         new ServerBootstrap()
@@ -108,7 +113,12 @@ public final class LtlListener implements AutoCloseable {
                     ch.pipeline()
                         .addLast(
                             new AgentSession(
-                                gate, rssdWriter, admission, liveness, settings.maxFrameBytes()));
+                                gate,
+                                logins,
+                                rssdWriter,
+                                admission,
+                                liveness,
+                                settings.maxFrameBytes()));
                   }
                 });
     try {
