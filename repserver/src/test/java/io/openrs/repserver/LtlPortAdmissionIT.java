@@ -198,11 +198,11 @@ class LtlPortAdmissionIT {
 
   @Test
   void wrongPasswordsAtFullSpeedCostOneLogLine() throws Exception {
-    start(Map.of());
+    start(Map.of("exec_max_login_failures", "0")); // no backoff: every login is checked
     configure();
     for (int i = 0; i < 30; i++) {
       LtlCommand.Connect wrong =
-          new LtlCommand.Connect("pds", "pdb", 1, 3, "sa", "pw-" + i + "-x", Optional.empty());
+          new LtlCommand.Connect("pds", "pdb", 4, 4, "sa", "pw-" + i + "-x", Optional.empty());
       org.assertj.core.api.Assertions.assertThatThrownBy(
               () -> LtlClient.connect("127.0.0.1", server.ltlPort(), wrong, Duration.ofSeconds(10)))
           .isInstanceOfSatisfying(

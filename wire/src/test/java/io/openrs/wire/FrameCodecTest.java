@@ -288,7 +288,7 @@ class FrameCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"00000000", "0000000a", "ffffffff"})
+  @ValueSource(strings = {"00000000", "0000000b", "ffffffff"})
   void anUnknownErrorCodeIsRefused(String code) {
     byte[] body = HexFormat.of().parseHex(code + "41");
     assertThatThrownBy(() -> feed(Samples.raw(FrameCodec.TYPE_ERROR, body)))
