@@ -246,7 +246,15 @@ class LtlPortAdmissionIT {
   @Test
   void aFrozenAgentLosesItsOriginAfterTheIdleTimeoutAndItsReplacementLosesAndDoublesNothing()
       throws Exception {
-    start(Map.of("agent_heartbeat_interval", "200", "agent_idle_heartbeats", "3"));
+    // The frozen agent below speaks version 2, which sends its password in the Hello.
+    start(
+        Map.of(
+            "agent_heartbeat_interval",
+            "200",
+            "agent_idle_heartbeats",
+            "3",
+            "exec_hello_password",
+            "on"));
     configure();
     Origin o = new Origin();
     List<LtlCommand> stream = new ArrayList<>();
@@ -317,7 +325,7 @@ class LtlPortAdmissionIT {
     start(Map.of("agent_heartbeat_interval", "100", "agent_idle_heartbeats", "3"));
     configure();
     LtlClient agent = connect(Duration.ofSeconds(10));
-    assertThat(agent.welcome().version()).isEqualTo(WireProtocol.VERSION_3);
+    assertThat(agent.welcome().version()).isEqualTo(WireProtocol.VERSION_4);
     assertThat(agent.welcome().liveness()).contains(new Frame.Liveness(100, 300));
     // Ten idle timeouts without a batch: the heartbeats of both sides keep the session.
     await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(agent::isOpen);
