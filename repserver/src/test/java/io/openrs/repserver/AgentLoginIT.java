@@ -262,34 +262,53 @@ class AgentLoginIT {
   }
 
   @Test
+  void aLoginThatNeverFinishesIsClosedAtTheHandshakeTimeout() throws Exception {
+    start(Map.of("exec_handshake_timeout", "500"));
+    configure();
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.ltlPort())) {
+      s.setSoTimeout((int) WAIT.toMillis());
+      s.getOutputStream().write(helloFrame("connect source pds.pdb versions 4-4 user 'ra_pg'"));
+      // No ScramClientFirst: the socket stays in the handshake and is closed at its timeout.
+      assertThat(errorFrom(s))
+          .isEqualTo(
+              ErrorCode.PROTOCOL_ERROR
+                  + ": no Hello and finished login within exec_handshake_timeout 500 ms");
+    }
+  }
+
+  private static byte[] helloFrame(String text) {
+    byte[] t = text.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(5 + t.length).putInt(1 + t.length).put((byte) 0x01).put(t).array();
+  }
+
+  /** Reads one Error frame and the close after it: "CODE: message". */
+  private static String errorFrom(Socket s) throws IOException {
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    int length = in.readInt();
+    assertThat(in.readUnsignedByte()).as("an Error frame").isEqualTo(0x09);
+    int code = in.readInt();
+    byte[] message = new byte[length - 5];
+    in.readFully(message);
+    assertThat(in.read()).as("closed after the Error").isEqualTo(-1);
+    return ErrorCode.forCode(code).orElseThrow()
+        + ": "
+        + new String(message, StandardCharsets.UTF_8);
+  }
+
+  @Test
   void aVersion4HelloThatCarriesAPasswordIsRefused() throws Exception {
     start(Map.of("exec_hello_password", "on"));
     configure();
-    byte[] text =
-        ("connect source pds.pdb versions 4-4 user 'sa' password '"
-                + TestServers.ADMIN_PASSWORD
-                + "'")
-            .getBytes(StandardCharsets.UTF_8);
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.ltlPort())) {
       s.setSoTimeout((int) WAIT.toMillis());
       s.getOutputStream()
           .write(
-              ByteBuffer.allocate(5 + text.length)
-                  .putInt(1 + text.length)
-                  .put((byte) 0x01)
-                  .put(text)
-                  .array());
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      int length = in.readInt();
-      assertThat(in.readUnsignedByte()).as("an Error frame").isEqualTo(0x09);
-      assertThat(in.readInt()).isEqualTo(ErrorCode.PROTOCOL_ERROR.code());
-      byte[] message = new byte[length - 5];
-      in.readFully(message);
-      assertThat(new String(message, StandardCharsets.UTF_8))
-          .contains("a Hello for protocol version 4 must not carry a password");
-      assertThat(in.read()).as("closed").isEqualTo(-1);
-    } catch (IOException e) {
-      throw new AssertionError(e);
+              helloFrame(
+                  "connect source pds.pdb versions 4-4 user 'sa' password '"
+                      + TestServers.ADMIN_PASSWORD
+                      + "'"));
+      assertThat(errorFrom(s))
+          .startsWith("PROTOCOL_ERROR: a Hello for protocol version 4 must not carry a password");
     }
   }
 }
