@@ -869,6 +869,14 @@ public final class LtlClient implements AutoCloseable {
         onScram(() -> ctx.writeAndFlush(scram.get().clientFinal(f)).addListener(writeListener));
       } else if (scram.isPresent() && frame instanceof Frame.ScramServerFinal f) {
         onScram(() -> scram.get().serverFinal(f));
+      } else if (frame instanceof Frame.ScramServerFirst
+          || frame instanceof Frame.ScramServerFinal) {
+        protocolError(
+            "the server sent a "
+                + FrameCodec.typeName(frame.type())
+                + " frame to an agent that logs in with the password in its Hello (below version "
+                + WireProtocol.SCRAM_VERSION
+                + ")");
       } else if (frame instanceof Frame.Heartbeat) {
         Frame.Welcome w = welcome();
         if (w == null || w.liveness().isEmpty()) {
