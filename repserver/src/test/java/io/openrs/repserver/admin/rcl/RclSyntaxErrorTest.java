@@ -217,8 +217,8 @@ class RclSyntaxErrorTest {
             "grant root to u",
             7,
             "root",
-            "syntax error at position 7: expected 'sa', 'monitor' or 'connect' after 'grant', found"
-                + " 'root'"),
+            "syntax error at position 7: expected one of 'sa', 'monitor' or 'connect' after 'grant',"
+                + " found 'root'"),
         Arguments.of(
             "grant connect source on pg1 to u",
             29,
@@ -229,8 +229,8 @@ class RclSyntaxErrorTest {
             "create user u set password 'longenough' with role root",
             51,
             "root",
-            "syntax error at position 51: expected 'sa', 'monitor' or 'none' after 'create user u set"
-                + " password 'longenough' with role', found 'root'"),
+            "syntax error at position 51: expected one of 'sa', 'monitor' or 'none' after 'with"
+                + " role', found 'root'"),
         // error classes and the exceptions log
         Arguments.of(
             "create eror class ec",
