@@ -9,6 +9,14 @@ import java.util.stream.Collectors;
  */
 final class Configs {
   static final String ADMIN_PASSWORD_FILE = "admin-password";
+  static final String AGENT_PASSWORD_FILE = "agent-password";
+
+  /**
+   * The agent's own login: role {@code none} (no admin port) with {@code connect source} on the
+   * demo's primary only, as docs/security.md recommends, never the administrator's password.
+   */
+  static final String AGENT_USER = "ra_demo";
+
   static final String SOURCE_PASSWORD_FILE = "source-password";
 
   private Configs() {}
@@ -51,8 +59,10 @@ final class Configs {
         .append(s.listenAddress())
         .append("\nrs_port = ")
         .append(ltlPort)
-        .append("\nrs_user = sa\nrs_password_file = ")
-        .append(ADMIN_PASSWORD_FILE)
+        .append("\nrs_user = ")
+        .append(AGENT_USER)
+        .append("\nrs_password_file = ")
+        .append(AGENT_PASSWORD_FILE)
         .append("\n\nsource_profile = ")
         .append(s.source().profile())
         .append("\nsource_host = ")

@@ -213,6 +213,7 @@ final class DemoRun {
     Endpoint r = s.pg();
     try (AdminSession admin = admin()) {
       createConnection(admin, s.primaryConnection(), p, "with log transfer on", "");
+      createAgentUser(admin);
       createConnection(
           admin, s.replicateConnection(), r, "", ",\n set dsi_rs_ticket_report to 'on'");
       admin.type(
@@ -240,6 +241,18 @@ final class DemoRun {
     } catch (SQLException e) {
       throw new DemoException("admin show_connections failed: " + Checks.describe(e), e);
     }
+  }
+
+  /**
+   * The agent's least-privilege login: it may connect an agent for the primary and nothing else (no
+   * admin port, no other origin). Its password is generated and given to the agent by file.
+   */
+  private void createAgentUser(AdminSession admin) throws DemoException {
+    String password = QuickstartDemo.generatePassword();
+    dir.writeSecret(Configs.AGENT_PASSWORD_FILE, password);
+    String head = "create user " + Configs.AGENT_USER + " set password ";
+    admin.type(head + "'***' with role none", head + Configs.quote(password) + " with role none");
+    admin.type("grant connect source on " + s.primaryConnection() + " to " + Configs.AGENT_USER);
   }
 
   private void createConnection(

@@ -64,13 +64,17 @@ class ConfigsTest {
       WorkDir w = new WorkDir(tmp.resolve("work-" + source));
       w.reset();
       DemoSettings s = settings(source, w.path());
-      w.writeSecret(Configs.ADMIN_PASSWORD_FILE, "demo-password-1");
+      w.writeSecret(Configs.AGENT_PASSWORD_FILE, "agent-password-1");
       w.writeSecret(Configs.SOURCE_PASSWORD_FILE, "source-password-1");
       String cfg = Configs.agent(s, 40123);
       w.write("repagent.cfg", cfg);
       assertThat(cfg)
           .contains("origin = " + s.primaryConnection())
           .contains("rs_port = 40123")
+          .contains("rs_user = ra_demo")
+          .contains("rs_password_file = " + Configs.AGENT_PASSWORD_FILE)
+          .doesNotContain("rs_user = sa")
+          .doesNotContain(Configs.ADMIN_PASSWORD_FILE)
           .contains("source_profile = " + source.profile())
           .contains("source_database = openrs_demo_primary")
           .contains("source_password_file = " + Configs.SOURCE_PASSWORD_FILE)

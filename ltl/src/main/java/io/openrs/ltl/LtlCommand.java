@@ -41,6 +41,8 @@ public sealed interface LtlCommand {
    * of protocol versions it speaks, its credentials and (protocol version 4 on) the compression
    * methods it offers for the link, in its order of preference.
    *
+   * @param password in the text for protocol versions 1-3; a version 4 agent sends none (it proves
+   *     the password in SCRAM frames, docs/formats/ltl-wire.md)
    * @param compression names of compression methods ({@code lz4}, {@code zstd}), most preferred
    *     first; empty: no compression offered. A server ignores names it does not know.
    */
@@ -50,7 +52,7 @@ public sealed interface LtlCommand {
       int minVersion,
       int maxVersion,
       String user,
-      String password,
+      Optional<String> password,
       Optional<String> agent,
       List<String> compression)
       implements LtlCommand {
@@ -84,7 +86,7 @@ public sealed interface LtlCommand {
       }
     }
 
-    /** A connect command that offers no compression. */
+    /** A connect command with a password that offers no compression. */
     public Connect(
         String originServer,
         String originDatabase,
@@ -93,7 +95,40 @@ public sealed interface LtlCommand {
         String user,
         String password,
         Optional<String> agent) {
+      this(
+          originServer,
+          originDatabase,
+          minVersion,
+          maxVersion,
+          user,
+          Optional.of(password),
+          agent,
+          List.of());
+    }
+
+    /** A connect command that offers no compression. */
+    public Connect(
+        String originServer,
+        String originDatabase,
+        int minVersion,
+        int maxVersion,
+        String user,
+        Optional<String> password,
+        Optional<String> agent) {
       this(originServer, originDatabase, minVersion, maxVersion, user, password, agent, List.of());
+    }
+
+    /** The same command without the password (what a version 4 agent sends). */
+    public Connect withoutPassword() {
+      return new Connect(
+          originServer,
+          originDatabase,
+          minVersion,
+          maxVersion,
+          user,
+          Optional.empty(),
+          agent,
+          compression);
     }
 
     /** Never prints the password. */
@@ -109,7 +144,8 @@ public sealed interface LtlCommand {
           + maxVersion
           + ", user="
           + user
-          + ", password=***, agent="
+          + (password.isPresent() ? ", password=***" : "")
+          + ", agent="
           + agent.orElse("")
           + (compression.isEmpty() ? "" : ", compression=" + String.join(",", compression))
           + "]";

@@ -352,7 +352,7 @@ public final class LtlArbitraries {
             Arbitraries.integers().between(1, 50),
             Arbitraries.integers().between(0, 50),
             unicodeText(),
-            unicodeText(),
+            unicodeText().optional(),
             unicodeText().optional())
         .as((s, d, min, extra, u, p, a) -> new LtlCommand.Connect(s, d, min, min + extra, u, p, a));
   }

@@ -16,18 +16,18 @@ import java.util.Optional;
  * the wait.
  *
  * <p>Memory is bounded: at most {@link #MAX_ADDRESSES} addresses are remembered, the least recently
- * seen forgotten first. Time comes from the injected clock. Thread-safe (one lock, held for a map
- * operation only).
+ * seen forgotten first. Time comes from the injected clock. Used by the admin port and, through its
+ * public API, by the LTL port's logins. Thread-safe (one lock, held for a map operation only).
  */
-final class LoginThrottle {
+public final class LoginThrottle {
   /** Wait after the {@code maxFailures}-th failure in a row. */
-  static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+  public static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
 
   /** Longest wait. */
-  static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
+  public static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
 
   /** Addresses remembered at most. */
-  static final int MAX_ADDRESSES = 10_000;
+  public static final int MAX_ADDRESSES = 10_000;
 
   private static final class Failures {
     int count;
@@ -49,13 +49,13 @@ final class LoginThrottle {
   /**
    * @param maxFailures failures in a row before the first wait; 0 = never wait
    */
-  LoginThrottle(int maxFailures, Clock clock) {
+  public LoginThrottle(int maxFailures, Clock clock) {
     this.maxFailures = maxFailures;
     this.clock = clock;
   }
 
   /** How long the address must still wait before it may try again; empty when it may now. */
-  synchronized Optional<Duration> waitFor(InetAddress address) {
+  public synchronized Optional<Duration> waitFor(InetAddress address) {
     Failures f = byAddress.get(address);
     if (f == null) {
       return Optional.empty();
@@ -65,7 +65,7 @@ final class LoginThrottle {
   }
 
   /** A login from the address failed (wrong password or unknown user). */
-  synchronized void failed(InetAddress address) {
+  public synchronized void failed(InetAddress address) {
     if (maxFailures == 0) {
       return;
     }
@@ -79,17 +79,17 @@ final class LoginThrottle {
   }
 
   /** A login from the address succeeded: its failures are forgotten. */
-  synchronized void succeeded(InetAddress address) {
+  public synchronized void succeeded(InetAddress address) {
     byAddress.remove(address);
   }
 
   /** Addresses remembered now. */
-  synchronized int size() {
+  public synchronized int size() {
     return byAddress.size();
   }
 
   /** Whole seconds, rounded up, for messages. */
-  static long seconds(Duration d) {
+  public static long seconds(Duration d) {
     return (d.toMillis() + 999) / 1000;
   }
 }

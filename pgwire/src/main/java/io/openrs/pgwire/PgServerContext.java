@@ -2,12 +2,9 @@ package io.openrs.pgwire;
 
 import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslContext;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,7 +31,7 @@ final class PgServerContext {
   final RateLimitedLog limitedLog;
 
   private final SecureRandom random = new SecureRandom();
-  private final byte[] mockSecret = new byte[32];
+  private final ScramExchange.ServerSecrets scramSecrets = new ScramExchange.ServerSecrets();
   private final AtomicInteger nextProcessId = new AtomicInteger(1000);
   private final AtomicInteger slotsInUse = new AtomicInteger();
   private final ConcurrentMap<Integer, PgConnection> sessions = new ConcurrentHashMap<>();
@@ -61,7 +58,6 @@ final class PgServerContext {
     this.clock = clock;
     this.loginThrottle = new LoginThrottle(settings.maxLoginFailures(), clock);
     this.limitedLog = new RateLimitedLog(LoggerFactory.getLogger(PgServer.class), clock);
-    random.nextBytes(mockSecret);
   }
 
   /** Takes a session slot; false when {@code maxConnections} are in use. */
@@ -128,17 +124,12 @@ final class PgServerContext {
 
   /** The server's half of a SCRAM nonce: 18 random bytes in base64, as PostgreSQL. */
   String serverNonce() {
-    byte[] raw = new byte[18];
-    random.nextBytes(raw);
-    return Base64.getEncoder().encodeToString(raw);
+    return scramSecrets.serverNonce();
   }
 
   /** The salt shown for a user without a verifier: stable per user name and server. */
   byte[] mockSalt(String user) {
-    byte[] name = user.getBytes(StandardCharsets.UTF_8);
-    byte[] input = Arrays.copyOf(mockSecret, mockSecret.length + name.length);
-    System.arraycopy(name, 0, input, mockSecret.length, name.length);
-    return Arrays.copyOf(PgScram.sha256(input), PgScram.DEFAULT_SALT_BYTES);
+    return scramSecrets.mockSalt(user);
   }
 
   void register(PgConnection connection) {

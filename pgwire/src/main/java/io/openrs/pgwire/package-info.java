@@ -14,7 +14,9 @@
  * {@link io.openrs.pgwire.PgResult}, {@link io.openrs.pgwire.PgColumn}, {@link
  * io.openrs.pgwire.PgType}, {@link io.openrs.pgwire.PgException}, {@link
  * io.openrs.pgwire.PgSqlState} and {@link io.openrs.pgwire.PgScram} (verifiers for whoever stores
- * users). Everything else is package-private machinery.
+ * users); {@link io.openrs.pgwire.ScramExchange} and {@link io.openrs.pgwire.LoginThrottle} share
+ * the admin port's SCRAM exchange and per-address login backoff with the LTL port. Everything else
+ * is package-private machinery.
  *
  * <p>Threads: {@code rs-pgwire-accept} accepts; {@code rs-pgwire-io-*} (Netty event loops) frame
  * bytes ({@code PgFrameDecoder}) and negotiate TLS, nothing else; each connection's messages are

@@ -16,7 +16,11 @@ public enum AgentParameter {
       "The origin connection at the server, `dataserver.database` (as in `create connection`)."),
   RS_HOST("rs_host", "127.0.0.1", "Host of the replication server's LTL listener."),
   RS_PORT("rs_port", "11752", "Port of the replication server's LTL listener (`ltl_port`)."),
-  RS_USER("rs_user", "sa", "User the agent logs in to the server as."),
+  RS_USER(
+      "rs_user",
+      "sa",
+      "User the agent logs in to the server as (SCRAM-SHA-256); give it a user with connect source"
+          + " on its origin only, not an administrator (docs/security.md)."),
   RS_TLS(
       "rs_tls",
       "off",

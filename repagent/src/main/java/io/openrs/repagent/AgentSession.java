@@ -87,13 +87,13 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
         new LtlCommand.Connect(
             settings.originServer(),
             settings.originDatabase(),
-            // The agent sends version 2 values (NaN, infinities, native): a server that speaks
-            // only version 1 refuses it at connect, naming both ranges. At version 3 the client
-            // exchanges heartbeats and gives up a server silent for the idle timeout.
-            WireProtocol.VERSION_2,
+            // The agent sends version 2 values (NaN, infinities, native) and exchanges heartbeats
+            // (version 3); it logs in with SCRAM (version 4) and never sends its password, so it
+            // offers nothing older: a server below version 4 refuses it at connect.
+            WireProtocol.SCRAM_VERSION,
             WireProtocol.MAX_VERSION,
             settings.serverUser(),
-            new String(settings.serverPassword()),
+            Optional.of(new String(settings.serverPassword())),
             Optional.of(settings.agentName()),
             settings.compression());
     client =

@@ -42,6 +42,7 @@ import io.openrs.repserver.dist.WhereClause;
 import io.openrs.repserver.dsi.DsiTargets;
 import io.openrs.repserver.dsi.ReplicateDsis;
 import io.openrs.repserver.exec.AgentGate;
+import io.openrs.repserver.exec.AgentLogin;
 import io.openrs.repserver.exec.AgentRejectedException;
 import io.openrs.repserver.exec.LtlListener;
 import io.openrs.repserver.exec.LtlTls;
@@ -208,6 +209,8 @@ public final class ReplicationServer implements AutoCloseable {
                   p.getDuration("exec_handshake_timeout"),
                   p.getDuration("agent_heartbeat_interval"),
                   p.getInt("agent_idle_heartbeats"),
+                  new AgentLogin.Settings(
+                      p.getInt("exec_max_login_failures"), p.getBoolean("exec_hello_password")),
                   java.time.Clock.systemUTC(),
                   ltlTls(settings, p),
                   ltlCompression(p.getString("ltl_compression"))),
@@ -502,22 +505,42 @@ public final class ReplicationServer implements AutoCloseable {
 
   private final class Gate implements AgentGate {
     @Override
-    public OriginPipeline admit(LtlCommand.Connect connect) throws AgentRejectedException {
+    public Optional<String> verifier(String user) {
+      return sts.user(user).map(RssdUser::scramSha256);
+    }
+
+    @Override
+    public OriginPipeline admit(String userName, LtlCommand.Connect connect, int version)
+        throws AgentRejectedException {
       if (closing) {
         throw new AgentRejectedException(ErrorCode.SHUTTING_DOWN, "the server is shutting down");
       }
-      Optional<RssdUser> user = sts.user(connect.user());
-      if (user.isEmpty()
-          || user.get().role() != UserRole.ADMIN
-          || !ScramVerifier.matches(user.get().scramSha256(), connect.password().toCharArray())) {
-        throw new AgentRejectedException(
-            ErrorCode.AUTHENTICATION_FAILED,
-            "login of user '"
-                + connect.user()
-                + "' failed: unknown user, wrong password or no"
-                + " permission to connect a replication agent");
-      }
       String origin = connect.originServer() + "." + connect.originDatabase();
+      Optional<RssdUser> user = sts.user(userName);
+      if (user.isEmpty()) {
+        throw new AgentRejectedException(
+            ErrorCode.AUTHENTICATION_FAILED, "user '" + userName + "' was dropped");
+      }
+      if (!user.get().mayConnectSource(connect.originServer(), connect.originDatabase())) {
+        // Checked before the origin is looked up: it tells an unprivileged user nothing about
+        // which origins exist.
+        throw new AgentRejectedException(
+            version >= WireProtocol.SCRAM_VERSION
+                ? ErrorCode.PERMISSION_DENIED
+                : ErrorCode.AUTHENTICATION_FAILED,
+            "user '"
+                + userName
+                + "' may not connect a replication agent for origin "
+                + origin
+                + " ("
+                + (user.get().sourceGrants().isEmpty()
+                    ? "it has no connect source permission"
+                    : "it has connect source for " + user.get().sourceGrants())
+                + "); an administrator can run: grant connect source on "
+                + origin
+                + " to "
+                + userName);
+      }
       Optional<ConnectionDef> c = sts.connection(connect.originServer(), connect.originDatabase());
       if (c.isEmpty() || !c.get().logTransfer()) {
         throw new AgentRejectedException(

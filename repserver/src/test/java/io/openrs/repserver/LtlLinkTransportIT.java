@@ -115,7 +115,7 @@ class LtlLinkTransportIT {
         min,
         max,
         "sa",
-        TestServers.ADMIN_PASSWORD,
+        Optional.of(TestServers.ADMIN_PASSWORD),
         Optional.of("transport-agent"),
         compression);
   }

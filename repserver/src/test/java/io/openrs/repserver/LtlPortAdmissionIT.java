@@ -198,11 +198,11 @@ class LtlPortAdmissionIT {
 
   @Test
   void wrongPasswordsAtFullSpeedCostOneLogLine() throws Exception {
-    start(Map.of());
+    start(Map.of("exec_max_login_failures", "0")); // no backoff: every login is checked
     configure();
     for (int i = 0; i < 30; i++) {
       LtlCommand.Connect wrong =
-          new LtlCommand.Connect("pds", "pdb", 1, 3, "sa", "pw-" + i + "-x", Optional.empty());
+          new LtlCommand.Connect("pds", "pdb", 4, 4, "sa", "pw-" + i + "-x", Optional.empty());
       org.assertj.core.api.Assertions.assertThatThrownBy(
               () -> LtlClient.connect("127.0.0.1", server.ltlPort(), wrong, Duration.ofSeconds(10)))
           .isInstanceOfSatisfying(
@@ -246,7 +246,15 @@ class LtlPortAdmissionIT {
   @Test
   void aFrozenAgentLosesItsOriginAfterTheIdleTimeoutAndItsReplacementLosesAndDoublesNothing()
       throws Exception {
-    start(Map.of("agent_heartbeat_interval", "200", "agent_idle_heartbeats", "3"));
+    // The frozen agent below speaks version 2, which sends its password in the Hello.
+    start(
+        Map.of(
+            "agent_heartbeat_interval",
+            "200",
+            "agent_idle_heartbeats",
+            "3",
+            "exec_hello_password",
+            "on"));
     configure();
     Origin o = new Origin();
     List<LtlCommand> stream = new ArrayList<>();

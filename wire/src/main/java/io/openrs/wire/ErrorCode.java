@@ -9,7 +9,7 @@ import java.util.Optional;
  * DBA must act first (the table in {@code docs/formats/ltl-wire.md} says what).
  */
 public enum ErrorCode {
-  /** User or password wrong for the origin connection. */
+  /** User or password wrong, or (below version 4) no permission for the origin. */
   AUTHENTICATION_FAILED(1, false),
   /** The server has no connection for the {@code dataserver.database} the agent named. */
   UNKNOWN_ORIGIN(2, false),
@@ -26,9 +26,15 @@ public enum ErrorCode {
   /** The server is shutting down. */
   SHUTTING_DOWN(8, true),
   /** The server failed; its log has the details. */
-  INTERNAL(9, false);
+  INTERNAL(9, false),
+  /**
+   * Version 4 on: the user logged in but has no {@code connect source} permission for the origin it
+   * names; the message says which grant is missing. Sessions below version 4 get {@link
+   * #AUTHENTICATION_FAILED} with the same message (their agents know codes 1-9 only).
+   */
+  PERMISSION_DENIED(10, false);
 
-  private static final ErrorCode[] BY_CODE = new ErrorCode[10];
+  private static final ErrorCode[] BY_CODE = new ErrorCode[11];
 
   static {
     for (ErrorCode c : values()) {

@@ -388,6 +388,137 @@ public sealed interface Frame {
     }
   }
 
+  // ---- Version 4: the SCRAM-SHA-256 login between Hello and Welcome (RFC 5802, RFC 7677).
+  // Messages are the SCRAM texts as bytes, owned (see Frame); toString prints their size only.
+
+  /**
+   * Agent to server, version 4, right after the Hello: the mechanism it chose and its
+   * client-first-message ({@code n,,n=<user>,r=<client nonce>}).
+   *
+   * @param mechanism {@link WireProtocol#SCRAM_MECHANISM}; ASCII, 1..{@link
+   *     WireProtocol#MAX_MECHANISM_LENGTH} bytes
+   */
+  record ScramClientFirst(String mechanism, byte[] message) implements Frame {
+    public ScramClientFirst {
+      Objects.requireNonNull(mechanism, "mechanism");
+      Objects.requireNonNull(message, "message");
+      if (mechanism.isEmpty()
+          || mechanism.length() > WireProtocol.MAX_MECHANISM_LENGTH
+          || !StandardCharsets.US_ASCII.newEncoder().canEncode(mechanism)) {
+        throw new IllegalArgumentException(
+            "a SCRAM mechanism name is 1.." + WireProtocol.MAX_MECHANISM_LENGTH + " ASCII bytes");
+      }
+    }
+
+    @Override
+    public int type() {
+      return FrameCodec.TYPE_SCRAM_CLIENT_FIRST;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ScramClientFirst f
+          && mechanism.equals(f.mechanism)
+          && Arrays.equals(message, f.message);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * mechanism.hashCode() + Arrays.hashCode(message);
+    }
+
+    @Override
+    public String toString() {
+      return "ScramClientFirst[mechanism=" + mechanism + ", " + message.length + " bytes]";
+    }
+  }
+
+  /** Server to agent, version 4: the server-first-message ({@code r=<nonce>,s=<salt>,i=<n>}). */
+  record ScramServerFirst(byte[] message) implements Frame {
+    public ScramServerFirst {
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public int type() {
+      return FrameCodec.TYPE_SCRAM_SERVER_FIRST;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ScramServerFirst f && Arrays.equals(message, f.message);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(message);
+    }
+
+    @Override
+    public String toString() {
+      return "ScramServerFirst[" + message.length + " bytes]";
+    }
+  }
+
+  /**
+   * Agent to server, version 4: the client-final-message ({@code c=<binding>,r=<nonce>,p=<proof>}).
+   */
+  record ScramClientFinal(byte[] message) implements Frame {
+    public ScramClientFinal {
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public int type() {
+      return FrameCodec.TYPE_SCRAM_CLIENT_FINAL;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ScramClientFinal f && Arrays.equals(message, f.message);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(message);
+    }
+
+    @Override
+    public String toString() {
+      return "ScramClientFinal[" + message.length + " bytes]";
+    }
+  }
+
+  /**
+   * Server to agent, version 4, once the agent's proof is right: the server-final-message ({@code
+   * v=<server signature>}), which the agent checks before it accepts the Welcome.
+   */
+  record ScramServerFinal(byte[] message) implements Frame {
+    public ScramServerFinal {
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public int type() {
+      return FrameCodec.TYPE_SCRAM_SERVER_FINAL;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ScramServerFinal f && Arrays.equals(message, f.message);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(message);
+    }
+
+    @Override
+    public String toString() {
+      return "ScramServerFinal[" + message.length + " bytes]";
+    }
+  }
+
   private static void checkSequence(long sequence) {
     if (sequence < 1) {
       throw new IllegalArgumentException("batch sequence numbers start at 1, got " + sequence);

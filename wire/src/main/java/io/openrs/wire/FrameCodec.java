@@ -34,7 +34,7 @@ import java.util.Optional;
  *
  *  length  = bytes of type + body: 1 .. maxFrameLength (default 16 MiB, configurable
  *            1 KiB .. 1 GiB); a larger length is refused before any body byte is read.
- *  type    = one of the ten below; any other is a protocol error.
+ *  type    = one of the fourteen below; any other is a protocol error.
  *
  * Body by type ("oqid?" = u32 length, 0 meaning none, then that many bytes, at most 64;
  *               "oqid" = the same with length 1..64; "rest" = every byte left in the frame;
@@ -55,6 +55,16 @@ import java.util.Optional;
  *                       blobLength:u32 (0..1 MiB) blob
  *   0x09 Error          code:u32 (ErrorCode) message:rest    server -> agent, then close
  *   0x0a Heartbeat      (no body)                            either way, version 3 on
+ *   0x0b ScramClientFirst  mechanismLength:u32 (1..64)       agent -> server, version 4,
+ *                       mechanism:ASCII clientFirstMessage:rest   right after the Hello
+ *   0x0c ScramServerFirst  serverFirstMessage:rest           server -> agent, version 4
+ *   0x0d ScramClientFinal  clientFinalMessage:rest           agent -> server, version 4
+ *   0x0e ScramServerFinal  serverFinalMessage:rest           server -> agent, version 4,
+ *                                                            before the Welcome
+ *
+ *  Version 4 login (RFC 5802 messages, SCRAM-SHA-256): Hello (no password) + ScramClientFirst,
+ *  ScramServerFirst, ScramClientFinal, ScramServerFinal (or Error), then Welcome (or Error). The
+ *  agent accepts no Welcome before a ScramServerFinal whose signature it has checked.
  *
  *  u32 fields that hold counts, lines, columns and versions must fit a signed int; sequence
  *  numbers start at 1, so an u64 sequence with the top bit set is refused.
@@ -113,6 +123,18 @@ public final class FrameCodec {
 
   /** {@link Frame.Heartbeat}, either way, from protocol version 3 on. */
   public static final int TYPE_HEARTBEAT = 0x0a;
+
+  /** {@link Frame.ScramClientFirst}, agent to server, from protocol version 4 on. */
+  public static final int TYPE_SCRAM_CLIENT_FIRST = 0x0b;
+
+  /** {@link Frame.ScramServerFirst}, server to agent, from protocol version 4 on. */
+  public static final int TYPE_SCRAM_SERVER_FIRST = 0x0c;
+
+  /** {@link Frame.ScramClientFinal}, agent to server, from protocol version 4 on. */
+  public static final int TYPE_SCRAM_CLIENT_FINAL = 0x0d;
+
+  /** {@link Frame.ScramServerFinal}, server to agent, from protocol version 4 on. */
+  public static final int TYPE_SCRAM_SERVER_FINAL = 0x0e;
 
   /** Name of the decoder that {@link #install} adds. */
   public static final String DECODER_NAME = "openrs-wire-decoder";
@@ -177,13 +199,21 @@ public final class FrameCodec {
         return "Error";
       case TYPE_HEARTBEAT:
         return "Heartbeat";
+      case TYPE_SCRAM_CLIENT_FIRST:
+        return "ScramClientFirst";
+      case TYPE_SCRAM_SERVER_FIRST:
+        return "ScramServerFirst";
+      case TYPE_SCRAM_CLIENT_FINAL:
+        return "ScramClientFinal";
+      case TYPE_SCRAM_SERVER_FINAL:
+        return "ScramServerFinal";
       default:
         return String.format("0x%02x", type);
     }
   }
 
   static boolean isKnownType(int type) {
-    return type >= TYPE_HELLO && type <= TYPE_HEARTBEAT;
+    return type >= TYPE_HELLO && type <= TYPE_SCRAM_SERVER_FINAL;
   }
 
   // ---------------------------------------------------------------- encoding
@@ -250,7 +280,7 @@ public final class FrameCodec {
     } else if (frame instanceof Frame.StoreResume s) {
       return s.blob();
     }
-    return null;
+    return Scram.message(frame);
   }
 
   /** Body bytes written by {@link #writeFixedBody}: everything except {@link #tail}. */
@@ -276,7 +306,7 @@ public final class FrameCodec {
     } else if (frame instanceof Frame.Heartbeat) {
       return 0;
     }
-    throw new AssertionError(frame);
+    return Scram.fixedBodyLength(frame);
   }
 
   private static void writeFixedBody(Frame frame, ByteBuf out) {
@@ -305,6 +335,38 @@ public final class FrameCodec {
       out.writeInt(s.blob().length);
     } else if (frame instanceof Frame.Error e) {
       out.writeInt(e.code().code());
+    } else if (frame instanceof Frame.ScramClientFirst f) {
+      Scram.writeMechanism(f, out);
+    }
+  }
+
+  /** The version 4 login frames' parts of the encoder (their bodies end in the SCRAM message). */
+  private static final class Scram {
+    static byte[] message(Frame frame) {
+      if (frame instanceof Frame.ScramClientFirst f) {
+        return f.message();
+      } else if (frame instanceof Frame.ScramServerFirst f) {
+        return f.message();
+      } else if (frame instanceof Frame.ScramClientFinal f) {
+        return f.message();
+      } else if (frame instanceof Frame.ScramServerFinal f) {
+        return f.message();
+      }
+      return null;
+    }
+
+    static long fixedBodyLength(Frame frame) {
+      if (frame instanceof Frame.ScramClientFirst f) {
+        return 4 + f.mechanism().length();
+      } else if (message(frame) != null) {
+        return 0;
+      }
+      throw new AssertionError(frame);
+    }
+
+    static void writeMechanism(Frame.ScramClientFirst f, ByteBuf out) {
+      out.writeInt(f.mechanism().length());
+      out.writeCharSequence(f.mechanism(), StandardCharsets.US_ASCII);
     }
   }
 
@@ -440,6 +502,14 @@ public final class FrameCodec {
               utf8Rest("message"));
         case TYPE_HEARTBEAT:
           return new Frame.Heartbeat();
+        case TYPE_SCRAM_CLIENT_FIRST:
+          return new Frame.ScramClientFirst(mechanism(), rest());
+        case TYPE_SCRAM_SERVER_FIRST:
+          return new Frame.ScramServerFirst(rest());
+        case TYPE_SCRAM_CLIENT_FINAL:
+          return new Frame.ScramClientFinal(rest());
+        case TYPE_SCRAM_SERVER_FINAL:
+          return new Frame.ScramServerFinal(rest());
         default:
           throw new AssertionError(type);
       }
@@ -520,6 +590,27 @@ public final class FrameCodec {
       byte[] b = new byte[(int) length];
       buf.readBytes(b);
       return b;
+    }
+
+    private String mechanism() {
+      long length = u32("mechanism length");
+      if (length < 1 || length > WireProtocol.MAX_MECHANISM_LENGTH) {
+        throw error(
+            "has mechanism length "
+                + length
+                + "; a mechanism name holds 1.."
+                + WireProtocol.MAX_MECHANISM_LENGTH
+                + " bytes");
+      }
+      need((int) length, "mechanism");
+      byte[] b = new byte[(int) length];
+      buf.readBytes(b);
+      for (byte c : b) {
+        if (c < 0x20 || c > 0x7e) {
+          throw error("has a mechanism name that is not printable ASCII");
+        }
+      }
+      return new String(b, StandardCharsets.US_ASCII);
     }
 
     private byte[] rest() {

@@ -119,6 +119,10 @@ public final class LtlClient implements AutoCloseable {
   private final long id;
   private final LtlClientSettings settings;
   private final LtlCommand.Connect hello;
+
+  /** The version 4 login when the Hello offers version 4 or later; used on the I/O thread. */
+  private final Optional<ScramLogin> scram;
+
   private final EventLoopGroup group;
   private final boolean ownsGroup;
   private final CompletableFuture<Frame.Welcome> welcomeFuture = new CompletableFuture<>();
@@ -162,6 +166,21 @@ public final class LtlClient implements AutoCloseable {
     this.id = IDS.incrementAndGet();
     this.settings = settings;
     this.hello = hello;
+    this.scram =
+        hello.maxVersion() >= WireProtocol.SCRAM_VERSION
+            ? Optional.of(
+                new ScramLogin(
+                    hello.user(),
+                    hello
+                        .password()
+                        .orElseThrow(
+                            () ->
+                                new IllegalArgumentException(
+                                    "a Hello offering version "
+                                        + WireProtocol.SCRAM_VERSION
+                                        + " needs the password for the SCRAM login"))
+                        .toCharArray()))
+            : Optional.empty();
     this.ownsGroup = settings.eventLoopGroup().isEmpty();
     this.group =
         settings
@@ -193,7 +212,10 @@ public final class LtlClient implements AutoCloseable {
    * is in ({@link #welcome()}).
    *
    * @param hello the versions it offers must lie within {@link WireProtocol#MIN_VERSION}..{@link
-   *     WireProtocol#MAX_VERSION}
+   *     WireProtocol#MAX_VERSION}. When they reach {@link WireProtocol#SCRAM_VERSION} the client
+   *     logs in with SCRAM-SHA-256: the Hello it sends carries no password, the password only
+   *     proves itself in the SCRAM frames, and no Welcome is accepted before the server has proven
+   *     that it knows the user's verifier. Below that version the password travels in the Hello.
    * @throws LtlRejectedException the server answered {@link Frame.Error}
    * @throws SocketTimeoutException no Welcome within {@link LtlClientSettings#connectTimeout()}
    * @throws ConnectException the TCP connection was refused or failed
@@ -700,6 +722,12 @@ public final class LtlClient implements AutoCloseable {
       }
       if (state != State.CONNECTING) {
         problem = "the server sent a second Welcome";
+      } else if (scram.isPresent() && !scram.get().serverVerified()) {
+        // Never downgraded: an agent that logs in with SCRAM trusts only a server that proved it.
+        problem =
+            "the server sent Welcome (version "
+                + w.version()
+                + ") before proving that it knows the password's verifier (ScramServerFinal)";
       } else if (w.compression() != LtlCompression.NONE
           && !hello.compression().contains(w.compression().configName())) {
         problem =
@@ -846,12 +874,39 @@ public final class LtlClient implements AutoCloseable {
     }
   }
 
+  private interface ScramStep {
+    void run() throws ScramLogin.Failure;
+  }
+
+  /** A step of the version 4 login; a failure ends the client before any Welcome is taken. */
+  private void onScram(ScramStep step) {
+    if (state() != State.CONNECTING) {
+      protocolError("the server sent a SCRAM frame after the Welcome");
+      return;
+    }
+    try {
+      step.run();
+    } catch (ScramLogin.Failure e) {
+      fail(
+          new LtlConnectionClosedException(
+              describe() + ": login as " + hello.user() + " failed: " + e.getMessage(), e),
+          false);
+    }
+  }
+
   /** Reads the server's frames; runs on the client's I/O thread. */
   private final class Handler extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-      log.debug("{}: connected, sending Hello {}", describe(), hello);
-      ctx.writeAndFlush(Frame.Hello.of(hello)).addListener(writeListener);
+      if (scram.isPresent()) {
+        LtlCommand.Connect withoutPassword = hello.withoutPassword();
+        log.debug("{}: connected, sending Hello {} and SCRAM", describe(), withoutPassword);
+        ctx.write(Frame.Hello.of(withoutPassword)).addListener(writeListener);
+        ctx.writeAndFlush(scram.get().clientFirst()).addListener(writeListener);
+      } else {
+        log.debug("{}: connected, sending Hello {}", describe(), hello);
+        ctx.writeAndFlush(Frame.Hello.of(hello)).addListener(writeListener);
+      }
       ctx.fireChannelActive();
     }
 
@@ -875,6 +930,18 @@ public final class LtlClient implements AutoCloseable {
         onWelcome(w);
       } else if (frame instanceof Frame.Error e) {
         fail(new LtlRejectedException(e.code(), e.message()), false);
+      } else if (scram.isPresent() && frame instanceof Frame.ScramServerFirst f) {
+        onScram(() -> ctx.writeAndFlush(scram.get().clientFinal(f)).addListener(writeListener));
+      } else if (scram.isPresent() && frame instanceof Frame.ScramServerFinal f) {
+        onScram(() -> scram.get().serverFinal(f));
+      } else if (frame instanceof Frame.ScramServerFirst
+          || frame instanceof Frame.ScramServerFinal) {
+        protocolError(
+            "the server sent a "
+                + FrameCodec.typeName(frame.type())
+                + " frame to an agent that logs in with the password in its Hello (below version "
+                + WireProtocol.SCRAM_VERSION
+                + ")");
       } else if (frame instanceof Frame.Heartbeat) {
         Frame.Welcome w = welcome();
         if (w == null || w.liveness().isEmpty()) {

@@ -33,9 +33,12 @@ public final class WireProtocol {
   public static final int VERSION_3 = 3;
 
   /**
-   * Version 4 (2026-11): link compression. The agent offers methods in its connect command ({@code
-   * compression 'lz4,zstd'}), the {@link Frame.Welcome} ends with the method the server chose
-   * ({@link LtlCompression}), and every byte after the Welcome, both ways, goes through it.
+   * Version 4 (2026-11): SCRAM-SHA-256 login and link compression. The Hello carries no password;
+   * the agent proves it in {@link Frame.ScramClientFirst} / {@link Frame.ScramClientFinal}, the
+   * server proves it knows the verifier in {@link Frame.ScramServerFinal}, before the Welcome. The
+   * agent offers compression methods in its connect command ({@code compression 'lz4,zstd'}), the
+   * {@link Frame.Welcome} ends with the method the server chose ({@link LtlCompression}), and every
+   * byte after the Welcome, both ways, goes through it. LTL text as version 2.
    */
   public static final int VERSION_4 = 4;
 
@@ -44,6 +47,15 @@ public final class WireProtocol {
 
   /** First version whose {@link Frame.Welcome} names a {@link LtlCompression}. */
   public static final int COMPRESSION_VERSION = VERSION_4;
+
+  /** First version whose agents log in with SCRAM frames instead of a password in the Hello. */
+  public static final int SCRAM_VERSION = VERSION_4;
+
+  /** The SCRAM mechanism of version 4 logins. */
+  public static final String SCRAM_MECHANISM = "SCRAM-SHA-256";
+
+  /** Longest mechanism name in {@link Frame.ScramClientFirst}. */
+  public static final int MAX_MECHANISM_LENGTH = 64;
 
   /** The version this code speaks best. */
   public static final int VERSION = VERSION_4;

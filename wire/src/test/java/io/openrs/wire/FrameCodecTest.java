@@ -64,7 +64,7 @@ class FrameCodecTest {
   void everyFrameTypeRoundTripsThroughEncoderAndDecoder() {
     List<Frame> samples = Samples.all();
     assertThat(samples.stream().map(Frame::type).distinct())
-        .hasSize(10)
+        .hasSize(14)
         .allMatch(FrameCodec::isKnownType);
     for (Frame frame : samples) {
       byte[] bytes = written(frame);
@@ -162,13 +162,26 @@ class FrameCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {0x00, 0x0b, 0x7f, 0xff})
+  @ValueSource(ints = {0x00, 0x0f, 0x7f, 0xff})
   void anUnknownTypeIsRefusedAsSoonAsTheTypeByteIsIn(int type) {
     byte[] frame = Samples.raw(type, new byte[100]);
     assertThatThrownBy(() -> feed(Arrays.copyOf(frame, FrameCodec.HEADER_SIZE)))
         .isInstanceOf(WireProtocolException.class)
         .hasMessageContaining(String.format("unknown frame type 0x%02x", type))
         .hasMessageContaining("frame length 101");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, WireProtocol.MAX_MECHANISM_LENGTH + 1, -1})
+  void aScramMechanismNameOutOfBoundsIsRefusedBeforeItIsRead(int length) {
+    byte[] body = new byte[4 + 8];
+    ByteBuffer.wrap(body).putInt(length);
+    assertThatThrownBy(() -> feed(Samples.raw(FrameCodec.TYPE_SCRAM_CLIENT_FIRST, body)))
+        .isInstanceOf(WireProtocolException.class)
+        .hasMessageContaining(
+            "ScramClientFirst frame has mechanism length "
+                + Integer.toUnsignedString(length)
+                + "; a mechanism name holds 1..64 bytes");
   }
 
   @Test
@@ -209,6 +222,14 @@ class FrameCodecTest {
       return Samples.utf8(r.message()).length;
     } else if (frame instanceof Frame.Error e) {
       return Samples.utf8(e.message()).length;
+    } else if (frame instanceof Frame.ScramClientFirst f) {
+      return f.message().length;
+    } else if (frame instanceof Frame.ScramServerFirst f) {
+      return f.message().length;
+    } else if (frame instanceof Frame.ScramClientFinal f) {
+      return f.message().length;
+    } else if (frame instanceof Frame.ScramServerFinal f) {
+      return f.message().length;
     }
     return 0;
   }
@@ -267,7 +288,7 @@ class FrameCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"00000000", "0000000a", "ffffffff"})
+  @ValueSource(strings = {"00000000", "0000000b", "ffffffff"})
   void anUnknownErrorCodeIsRefused(String code) {
     byte[] body = HexFormat.of().parseHex(code + "41");
     assertThatThrownBy(() -> feed(Samples.raw(FrameCodec.TYPE_ERROR, body)))

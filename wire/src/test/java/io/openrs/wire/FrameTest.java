@@ -124,7 +124,7 @@ class FrameTest {
   @Test
   void errorCodesAreStableAndUnique() {
     assertThat(Arrays.stream(ErrorCode.values()).mapToInt(ErrorCode::code))
-        .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9);
+        .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
     assertThat(ErrorCode.AUTHENTICATION_FAILED.code()).isEqualTo(1);
     assertThat(ErrorCode.UNKNOWN_ORIGIN.code()).isEqualTo(2);
     assertThat(ErrorCode.UNSUPPORTED_VERSION.code()).isEqualTo(3);
@@ -134,6 +134,7 @@ class FrameTest {
     assertThat(ErrorCode.ORIGIN_BUSY.code()).isEqualTo(7);
     assertThat(ErrorCode.SHUTTING_DOWN.code()).isEqualTo(8);
     assertThat(ErrorCode.INTERNAL.code()).isEqualTo(9);
+    assertThat(ErrorCode.PERMISSION_DENIED.code()).isEqualTo(10);
     Set<ErrorCode> retryable = new HashSet<>();
     for (ErrorCode c : ErrorCode.values()) {
       assertThat(ErrorCode.forCode(c.code())).contains(c);
@@ -145,7 +146,7 @@ class FrameTest {
         .containsExactlyInAnyOrder(
             ErrorCode.TOO_MANY_CONNECTIONS, ErrorCode.ORIGIN_BUSY, ErrorCode.SHUTTING_DOWN);
     assertThat(ErrorCode.forCode(0)).isEmpty();
-    assertThat(ErrorCode.forCode(10)).isEmpty();
+    assertThat(ErrorCode.forCode(11)).isEmpty();
     assertThat(ErrorCode.forCode(-1)).isEmpty();
     assertThat(ErrorCode.forCode(0x1_0000_0001L)).isEmpty();
   }
@@ -158,6 +159,7 @@ class FrameTest {
     assertThat(WireProtocol.negotiate(2, 2)).isEqualTo(OptionalInt.of(2));
     assertThat(WireProtocol.negotiate(2, 3)).isEqualTo(OptionalInt.of(3));
     assertThat(WireProtocol.negotiate(2, 4)).isEqualTo(OptionalInt.of(4));
+    assertThat(WireProtocol.negotiate(4, 4)).isEqualTo(OptionalInt.of(4));
     assertThat(WireProtocol.negotiate(5, 6)).isEmpty();
   }
 

@@ -56,7 +56,17 @@ final class Samples {
         new Frame.StoreResume(OQID, utf8("{\"lsn\":\"0/16B3A40\"}")),
         new Frame.StoreResume(Oqid.of(new byte[] {1}), new byte[0]),
         new Frame.Error(ErrorCode.ORIGIN_BUSY, "pg1.sales is held by agent repagent-pg2"),
-        new Frame.Error(ErrorCode.INTERNAL, ""));
+        new Frame.Error(ErrorCode.INTERNAL, ""),
+        new Frame.ScramClientFirst(
+            "SCRAM-SHA-256", utf8("n,,n=ra_sales,r=fyko+d2lbbFgONRv9qkxdawL")),
+        new Frame.ScramClientFirst("x".repeat(WireProtocol.MAX_MECHANISM_LENGTH), new byte[0]),
+        new Frame.ScramServerFirst(
+            utf8("r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,s=QSXCR+Q6sek8bf92,i=4096")),
+        new Frame.ScramServerFirst(new byte[0]),
+        new Frame.ScramClientFinal(
+            utf8("c=biws,r=abc,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=")),
+        new Frame.ScramServerFinal(utf8("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=")),
+        new Frame.ScramServerFinal(new byte[] {0, -1}));
   }
 
   static byte[] encode(Frame frame) {

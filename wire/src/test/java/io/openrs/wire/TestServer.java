@@ -32,6 +32,7 @@ final class TestServer implements AutoCloseable {
   private final BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
   private final BlockingQueue<Channel> connections = new LinkedBlockingQueue<>();
   private volatile Channel connection;
+  private final java.io.ByteArrayOutputStream bytesReceived = new java.io.ByteArrayOutputStream();
 
   TestServer() throws InterruptedException {
     this(hello -> WELCOME);
@@ -46,6 +47,18 @@ final class TestServer implements AutoCloseable {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(
+                            new io.netty.channel.ChannelInboundHandlerAdapter() {
+                              @Override
+                              public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                io.netty.buffer.ByteBuf b = (io.netty.buffer.ByteBuf) msg;
+                                synchronized (bytesReceived) {
+                                  bytesReceived.writeBytes(io.netty.buffer.ByteBufUtil.getBytes(b));
+                                }
+                                ctx.fireChannelRead(msg);
+                              }
+                            });
                     FrameCodec.install(ch.pipeline(), 64 * 1024);
                     ch.pipeline()
                         .addLast(
@@ -92,6 +105,13 @@ final class TestServer implements AutoCloseable {
     Frame f = take();
     assertThat(f).isInstanceOf(type);
     return type.cast(f);
+  }
+
+  /** Every byte the server has read from its connections so far, as it came off the socket. */
+  byte[] bytesReceived() {
+    synchronized (bytesReceived) {
+      return bytesReceived.toByteArray();
+    }
   }
 
   /** The accepted connection (waits up to 10 s for it). */

@@ -55,11 +55,19 @@ class WireFormatDocTest {
         new Frame.Welcome(
             3, Optional.empty(), new byte[0], Optional.of(new Frame.Liveness(5_000, 15_000))));
     m.put("Heartbeat", new Frame.Heartbeat());
+    // Version 4 login; the SCRAM messages are RFC 7677's example (user "user", password "pencil").
     m.put(
         "Hello v4",
         Frame.Hello.of(
             new LtlCommand.Connect(
-                "pg1", "sales", 2, 4, "ra", "pw", Optional.of("a1"), List.of("lz4", "zstd"))));
+                "pg1",
+                "sales",
+                4,
+                4,
+                "ra",
+                Optional.empty(),
+                Optional.of("a1"),
+                List.of("lz4", "zstd"))));
     m.put(
         "Welcome v4",
         new Frame.Welcome(
@@ -68,6 +76,24 @@ class WireFormatDocTest {
             new byte[0],
             Optional.of(new Frame.Liveness(5_000, 15_000)),
             LtlCompression.LZ4));
+    m.put(
+        "ScramClientFirst",
+        new Frame.ScramClientFirst(
+            "SCRAM-SHA-256", Samples.utf8("n,,n=user,r=rOprNGfwEbeRWgbNEkqO")));
+    m.put(
+        "ScramServerFirst",
+        new Frame.ScramServerFirst(
+            Samples.utf8(
+                "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096")));
+    m.put(
+        "ScramClientFinal",
+        new Frame.ScramClientFinal(
+            Samples.utf8(
+                "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,"
+                    + "p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=")));
+    m.put(
+        "ScramServerFinal",
+        new Frame.ScramServerFinal(Samples.utf8("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=")));
     return m;
   }
 
@@ -75,7 +101,7 @@ class WireFormatDocTest {
   void everyWorkedExampleIsWhatTheEncoderWrites() throws Exception {
     String doc = Files.readString(DOC);
     Map<String, Frame> examples = examples();
-    assertThat(examples.values().stream().map(Frame::type).distinct()).hasSize(10);
+    assertThat(examples.values().stream().map(Frame::type).distinct()).hasSize(14);
     for (Map.Entry<String, Frame> e : examples.entrySet()) {
       String marker = "<!-- frame: " + e.getKey() + " -->";
       assertThat(doc).contains(marker);

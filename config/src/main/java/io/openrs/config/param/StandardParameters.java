@@ -441,9 +441,35 @@ final class StandardParameters {
             .range(100, 600_000)
             .effect(RESTART)
             .doc(
-                "Time from accepting a socket on the LTL port to its first frame, which must be a"
-                    + " Hello; a socket that sends none in time is closed (PROTOCOL_ERROR) and"
-                    + " counted in a summary log line.")
+                "Time from accepting a socket on the LTL port to its Hello and, for a protocol"
+                    + " version 4 agent, the end of its SCRAM login; a socket that is not that far"
+                    + " in time is closed (PROTOCOL_ERROR) and counted in a summary log line.")
+            .build());
+    all.add(
+        def("exec_max_login_failures", Area.INBOUND, INTEGER)
+            .scopes(SERVER)
+            .unit("failures")
+            .dflt("5")
+            .range(0, 1000)
+            .effect(RESTART)
+            .doc(
+                "Failed agent logins in a row from one client address before that address must"
+                    + " wait: 1 s, doubling with each further failure up to 60 s; logins while"
+                    + " waiting are refused (TOO_MANY_CONNECTIONS 'too many failed logins from"
+                    + " <address>, retry in N s', which the agent retries after its back-off)"
+                    + " without checking the password, and a successful login ends the wait. 0"
+                    + " turns the backoff off. At most 10000 addresses are remembered.")
+            .build());
+    all.add(
+        def("exec_hello_password", Area.INBOUND, BOOLEAN)
+            .scopes(SERVER)
+            .dflt("off")
+            .effect(RESTART)
+            .doc(
+                "on: agents of LTL protocol versions 1-3, which send their password in clear in"
+                    + " the Hello, may log in. off: they are refused (AUTHENTICATION_FAILED,"
+                    + " naming this parameter); agents of version 4 log in with SCRAM-SHA-256 and"
+                    + " never send the password, whatever this says.")
             .build());
     all.add(
         def("sqt_max_cache_size", Area.INBOUND, BYTES)

@@ -1,5 +1,6 @@
 package io.openrs.config.rssd;
 
+import static io.openrs.config.rssd.SystemTable.RS_CONNECT_SOURCE;
 import static io.openrs.config.rssd.SystemTable.RS_USERS;
 
 import io.openrs.config.rssd.RssdException.Reason;
@@ -9,13 +10,20 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** {@link UsersTable} on {@code rs_users}. */
+/**
+ * {@link UsersTable} on {@code rs_users} and {@code rs_connect_source} (a grant for every origin is
+ * the row whose {@code dsname} and {@code dbname} are both empty).
+ */
 final class SqlUsersTable implements UsersTable {
   private static final String SELECT = "select username, user_role, scram_secret from rs_users";
+  private static final String SELECT_GRANTS =
+      "select username, dsname, dbname from rs_connect_source";
 
   private final Jdbc jdbc;
   private final Clock clock;
@@ -85,19 +93,121 @@ final class SqlUsersTable implements UsersTable {
 
   private static List<RssdUser> load(Connection c, String where, Object... params)
       throws SQLException {
-    List<RssdUser> users = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(SELECT + where + " order by username")) {
-      for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
-      }
+    Map<String, List<SourceGrant>> grants = new HashMap<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(SELECT_GRANTS + where + " order by username, dsname, dbname")) {
+      bind(ps, params);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
+          String ds = rs.getString(2);
+          grants
+              .computeIfAbsent(rs.getString(1), u -> new ArrayList<>())
+              .add(
+                  ds.isEmpty()
+                      ? SourceGrant.everyOrigin()
+                      : SourceGrant.origin(ds, rs.getString(3)));
+        }
+      }
+    }
+    List<RssdUser> users = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(SELECT + where + " order by username")) {
+      bind(ps, params);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String name = rs.getString(1);
           users.add(
-              new RssdUser(rs.getString(1), UserRole.valueOf(rs.getString(2)), rs.getString(3)));
+              new RssdUser(
+                  name,
+                  UserRole.valueOf(rs.getString(2)),
+                  rs.getString(3),
+                  grants.getOrDefault(name, List.of())));
         }
       }
     }
     return List.copyOf(users);
+  }
+
+  private static void bind(PreparedStatement ps, Object... params) throws SQLException {
+    for (int i = 0; i < params.length; i++) {
+      ps.setObject(i + 1, params[i]);
+    }
+  }
+
+  @Override
+  public boolean grantSource(String name, SourceGrant grant) {
+    return jdbc.write(
+        RS_CONNECT_SOURCE,
+        name,
+        RS_CONNECT_SOURCE,
+        c -> {
+          requireUser(c, name);
+          // A savepoint keeps a PostgreSQL transaction usable after a duplicate grant.
+          java.sql.Savepoint savepoint = c.setSavepoint();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "insert into rs_connect_source (username, dsname, dbname, granted)"
+                      + " values (?, ?, ?, ?)")) {
+            ps.setString(1, name);
+            ps.setString(2, grant.origin().map(SourceGrant.Origin::dataserver).orElse(""));
+            ps.setString(3, grant.origin().map(SourceGrant.Origin::database).orElse(""));
+            Jdbc.setInstant(ps, 4, clock.instant());
+            ps.executeUpdate();
+            c.releaseSavepoint(savepoint);
+            return true;
+          } catch (SQLException e) {
+            if (Jdbc.isUniqueViolation(e)) {
+              c.rollback(savepoint);
+              return false;
+            }
+            throw e;
+          }
+        });
+  }
+
+  @Override
+  public boolean revokeSource(String name, SourceGrant grant) {
+    return jdbc.write(
+        RS_CONNECT_SOURCE,
+        name,
+        RS_CONNECT_SOURCE,
+        c -> {
+          requireUser(c, name);
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "delete from rs_connect_source where username = ? and dsname = ? and dbname = ?")) {
+            ps.setString(1, name);
+            ps.setString(2, grant.origin().map(SourceGrant.Origin::dataserver).orElse(""));
+            ps.setString(3, grant.origin().map(SourceGrant.Origin::database).orElse(""));
+            return ps.executeUpdate() > 0;
+          }
+        });
+  }
+
+  @Override
+  public int revokeAllSources(String name) {
+    return jdbc.write(
+        RS_CONNECT_SOURCE,
+        name,
+        RS_CONNECT_SOURCE,
+        c -> {
+          requireUser(c, name);
+          try (PreparedStatement ps =
+              c.prepareStatement("delete from rs_connect_source where username = ?")) {
+            ps.setString(1, name);
+            return ps.executeUpdate();
+          }
+        });
+  }
+
+  private static void requireUser(Connection c, String name) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("select 1 from rs_users where username = ?")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw notFound(name);
+        }
+      }
+    }
   }
 
   @Override

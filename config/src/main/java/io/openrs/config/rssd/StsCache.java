@@ -300,6 +300,7 @@ public final class StsCache implements AutoCloseable {
         subscriptions.invalidate();
         break;
       case RS_USERS:
+      case RS_CONNECT_SOURCE:
         users.invalidate();
         break;
       default:

@@ -3,6 +3,7 @@ package io.openrs.config.rssd;
 /** The RSSD's tables, by their SQL names. */
 enum SystemTable {
   RS_USERS("rs_users"),
+  RS_CONNECT_SOURCE("rs_connect_source"),
   RS_CONNECTIONS("rs_connections"),
   RS_CONFIG("rs_config"),
   RS_OBJECTS("rs_objects"),

@@ -33,6 +33,30 @@ public interface UsersTable {
   void setRole(String name, UserRole role);
 
   /**
+   * Grants {@code connect source}; granting what the user has already changes nothing.
+   *
+   * @return false when the user had the grant already
+   * @throws RssdException {@code NOT_FOUND}
+   */
+  boolean grantSource(String name, SourceGrant grant);
+
+  /**
+   * Revokes one {@code connect source} grant.
+   *
+   * @return false when the user did not have it
+   * @throws RssdException {@code NOT_FOUND} for an unknown user
+   */
+  boolean revokeSource(String name, SourceGrant grant);
+
+  /**
+   * Revokes every {@code connect source} grant of the user.
+   *
+   * @return how many grants were revoked
+   * @throws RssdException {@code NOT_FOUND} for an unknown user
+   */
+  int revokeAllSources(String name);
+
+  /**
    * Drops a user.
    *
    * @throws RssdException {@code NOT_FOUND}

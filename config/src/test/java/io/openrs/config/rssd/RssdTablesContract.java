@@ -106,7 +106,7 @@ abstract class RssdTablesContract {
 
   @Test
   void migrationsCreateEverySystemTable() throws Exception {
-    assertThat(rssd.schemaVersion()).isEqualTo("2");
+    assertThat(rssd.schemaVersion()).isEqualTo("3");
     try (Connection c = rssd.dataSource().getConnection();
         Statement st = c.createStatement()) {
       for (SystemTable t : SystemTable.values()) {
@@ -155,7 +155,7 @@ abstract class RssdTablesContract {
           Reason.SCHEMA,
           "rs_schema_history",
           "schema version 999",
-          "newer than this server knows (up to 2)");
+          "newer than this server knows (up to 3)");
     } finally {
       // Remove the future row with a plain connection and carry on with a usable RSSD.
       try (Connection c =
@@ -767,6 +767,65 @@ abstract class RssdTablesContract {
         Reason.INVALID,
         "rs_users",
         "not a SCRAM-SHA-256 verifier");
+  }
+
+  @Test
+  void connectSourceGrantsBelongToTheirUserAndGoWithIt() {
+    String secret = ScramVerifier.derive("agent-pw".toCharArray());
+    rssd.users().create(new RssdUser("ra_pg", UserRole.NONE, secret));
+    rssd.users().create(new RssdUser("ra_all", UserRole.MONITOR, secret));
+
+    assertThat(rssd.users().grantSource("ra_pg", SourceGrant.origin("pg1", "sales"))).isTrue();
+    assertThat(rssd.users().grantSource("ra_pg", SourceGrant.origin("pg1", "sales"))).isFalse();
+    assertThat(rssd.users().grantSource("ra_pg", SourceGrant.origin("pg2", "hr"))).isTrue();
+    assertThat(rssd.users().grantSource("ra_all", SourceGrant.everyOrigin())).isTrue();
+
+    RssdUser ra = rssd.users().find("ra_pg").orElseThrow();
+    assertThat(ra.role()).isEqualTo(UserRole.NONE);
+    assertThat(ra.sourceGrants())
+        .containsExactly(SourceGrant.origin("pg1", "sales"), SourceGrant.origin("pg2", "hr"));
+    assertThat(ra.mayConnectSource("pg1", "sales")).isTrue();
+    assertThat(ra.mayConnectSource("pg1", "hr")).isFalse();
+    assertThat(rssd.users().find("ra_all").orElseThrow().sourceGrants())
+        .containsExactly(SourceGrant.everyOrigin());
+    assertThat(rssd.users().find("ra_all").orElseThrow().mayConnectSource("any", "db")).isTrue();
+
+    assertThat(rssd.users().revokeSource("ra_pg", SourceGrant.origin("pg2", "hr"))).isTrue();
+    assertThat(rssd.users().revokeSource("ra_pg", SourceGrant.origin("pg2", "hr"))).isFalse();
+    assertThat(rssd.users().find("ra_pg").orElseThrow().sourceGrants())
+        .containsExactly(SourceGrant.origin("pg1", "sales"));
+    assertThat(rssd.users().revokeAllSources("ra_all")).isEqualTo(1);
+    assertThat(rssd.users().find("ra_all").orElseThrow().sourceGrants()).isEmpty();
+    assertRssdError(
+        () -> rssd.users().grantSource("ghost", SourceGrant.everyOrigin()),
+        Reason.NOT_FOUND,
+        "rs_users",
+        "no user ghost");
+
+    rssd.users().drop("ra_pg");
+    rssd.users().create(new RssdUser("ra_pg", UserRole.NONE, secret));
+    assertThat(rssd.users().find("ra_pg").orElseThrow().sourceGrants())
+        .as("a dropped user's grants went with it")
+        .isEmpty();
+  }
+
+  @Test
+  void anRssdOfSchemaVersion2IsUpgradedAndItsUsersKeepTheirRoles() throws Exception {
+    rssd.users()
+        .create(new RssdUser("sa", UserRole.ADMIN, ScramVerifier.derive("pw".toCharArray())));
+    // Back to schema version 2, as a server of the previous release left it.
+    TestDatabases.execute(rssd, "drop table rs_connect_source");
+    TestDatabases.execute(rssd, "delete from rs_schema_history where version = '3'");
+    rssd.close();
+
+    rssd = Rssd.open(settings(), clock, BOX);
+
+    assertThat(rssd.schemaVersion()).isEqualTo("3");
+    RssdUser sa = rssd.users().find("sa").orElseThrow();
+    assertThat(sa.role()).isEqualTo(UserRole.ADMIN);
+    assertThat(sa.sourceGrants()).isEmpty();
+    assertThat(sa.mayConnectSource("pg1", "sales")).as("sa keeps connecting agents").isTrue();
+    assertThat(rssd.users().grantSource("sa", SourceGrant.origin("pg1", "sales"))).isTrue();
   }
 
   // ---- exceptions log -----------------------------------------------------------------------

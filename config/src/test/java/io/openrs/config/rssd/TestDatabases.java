@@ -27,6 +27,7 @@ final class TestDatabases {
           SystemTable.RS_LOCATER,
           SystemTable.RS_CONFIG,
           SystemTable.RS_CONNECTIONS,
+          SystemTable.RS_CONNECT_SOURCE,
           SystemTable.RS_USERS,
           SystemTable.RS_EXCEPTSCMD,
           SystemTable.RS_EXCEPTSHDR,

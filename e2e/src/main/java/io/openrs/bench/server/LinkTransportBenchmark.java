@@ -259,10 +259,10 @@ public final class LinkTransportBenchmark {
           new LtlCommand.Connect(
               "pds",
               "pdb",
-              WireProtocol.VERSION_2,
+              WireProtocol.VERSION_4,
               WireProtocol.MAX_VERSION,
               "sa",
-              PASSWORD,
+              Optional.of(PASSWORD),
               Optional.of("bench"),
               v.compression() == LtlCompression.NONE
                   ? List.of()

@@ -197,7 +197,7 @@ public final class PackedDecoder extends PackedInput {
           int min = smallInt("min version");
           int max = smallInt("max version");
           String user = string();
-          String password = string();
+          Optional<String> password = optionalString();
           yield new LtlCommand.Connect(
               server, database, min, max, user, password, optionalString());
         }

@@ -96,7 +96,7 @@ public final class PackedEncoder {
       string(c.originDatabase());
       body.appendVarLong(c.minVersion()).appendVarLong(c.maxVersion());
       string(c.user());
-      string(c.password());
+      optional(c.password());
       optional(c.agent());
       return KIND_CONNECT;
     } else if (command instanceof LtlCommand.Connected c) {

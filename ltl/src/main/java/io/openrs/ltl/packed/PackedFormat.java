@@ -32,7 +32,8 @@ import io.openrs.ltl.Value;
  *   8 ddl        tran oqid flags(bit0 schema) [schema:string] statement:string
  *   9 ticket     tran oqid timeSec:zvarint timeMicros:varint count:varint header:string*
  *  16 connect    server:string database:string minVersion:varint maxVersion:varint
- *                user:string password:string flags(bit0 agent) [agent:string]
+ *                user:string flags(bit0 password) [password:string]
+ *                flags(bit0 agent) [agent:string]
  *  17 connected  version:varint
  *  18 get truncation   (empty body)
  *  19 truncation flags(bit0 oqid) [oqid:bytes]

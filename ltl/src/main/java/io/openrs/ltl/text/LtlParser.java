@@ -381,8 +381,12 @@ public final class LtlParser {
     }
     c.blanksKeywordBlanks(USER);
     String user = c.quoted('\'', "the user name");
-    c.blanksKeywordBlanks(PASSWORD);
-    String password = c.quoted('\'', "the password");
+    // Optional from protocol version 4 on: such an agent proves its password with SCRAM frames.
+    Optional<String> password = Optional.empty();
+    if (blanksThen(PASSWORD)) {
+      c.blanks();
+      password = Optional.of(c.quoted('\'', "the password"));
+    }
     Optional<String> agent = Optional.empty();
     if (blanksThen(AGENT)) {
       c.blanks();

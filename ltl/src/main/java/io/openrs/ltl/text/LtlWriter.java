@@ -108,8 +108,10 @@ public final class LtlWriter {
           .appendDecimal(c.maxVersion());
       out.appendAscii(" user ");
       quoted(c.user(), '\'', out);
-      out.appendAscii(" password ");
-      quoted(c.password(), '\'', out);
+      if (c.password().isPresent()) {
+        out.appendAscii(" password ");
+        quoted(c.password().get(), '\'', out);
+      }
       if (c.agent().isPresent()) {
         out.appendAscii(" agent ");
         quoted(c.agent().get(), '\'', out);

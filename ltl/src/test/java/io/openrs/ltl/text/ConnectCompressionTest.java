@@ -36,7 +36,8 @@ class ConnectCompressionTest {
     assertThat(c.compression()).isEmpty();
     assertThat(writer.toText(c)).doesNotContain("compression");
     assertThat(
-            new LtlCommand.Connect("a", "b", 1, 4, "u", "p", Optional.empty(), List.of("lz4"))
+            new LtlCommand.Connect(
+                    "a", "b", 1, 4, "u", Optional.of("p"), Optional.empty(), List.of("lz4"))
                 .compression())
         .containsExactly("lz4");
   }

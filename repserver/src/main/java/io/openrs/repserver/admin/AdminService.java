@@ -19,10 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin port's interpreter: authenticates users against the RSSD, parses each command (RCL),
- * checks the session's role (the monitor role runs only commands that change nothing), runs it
- * against the server and answers with a table or a command tag. A command that changes state is
- * persisted in the RSSD before it answers.
+ * The admin port's interpreter: authenticates users against the RSSD (a user of role {@code none},
+ * who may only connect replication agents, is refused), parses each command (RCL), checks the
+ * session's role (the monitor role runs only commands that change nothing), runs it against the
+ * server and answers with a table or a command tag. A command that changes state is persisted in
+ * the RSSD before it answers.
  */
 public final class AdminService implements PgBackend {
 
@@ -62,12 +63,19 @@ public final class AdminService implements PgBackend {
     return server
         .sts()
         .user(name)
-        .map(
-            (RssdUser u) ->
-                new PgUser(
-                    u.name(),
-                    u.scramSha256(),
-                    Set.of(u.role() == UserRole.ADMIN ? ADMIN_ROLE : MONITOR_ROLE)));
+        .map((RssdUser u) -> new PgUser(u.name(), u.scramSha256(), roles(u.role())));
+  }
+
+  /**
+   * The wire roles of an RSSD role. A user of role {@code none} (only {@code connect source}) has
+   * none: the admin port refuses it (28000) once it has proven its password.
+   */
+  private static Set<String> roles(UserRole role) {
+    return switch (role) {
+      case ADMIN -> Set.of(ADMIN_ROLE);
+      case MONITOR -> Set.of(MONITOR_ROLE);
+      case NONE -> Set.of();
+    };
   }
 
   /**
@@ -172,6 +180,7 @@ public final class AdminService implements PgBackend {
       case DROP_USER:
       case GRANT:
       case REVOKE:
+      case RS_HELPUSER:
         return users.execute(c);
       case CREATE_ERROR_CLASS:
       case ALTER_ERROR_CLASS:

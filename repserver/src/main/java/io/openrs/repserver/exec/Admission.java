@@ -15,11 +15,12 @@ import org.slf4j.LoggerFactory;
  * Who may hold a place on the LTL port. Two separate limits:
  *
  * <ul>
- *   <li><b>Handshakes</b>: a socket is in the handshake from accept until its first frame is
- *       decoded. At most {@code exec_max_handshakes} at once; when one more arrives the
- *       <em>oldest</em> makes way (closed with {@code TOO_MANY_CONNECTIONS}), so idle sockets
- *       cannot keep a real agent, which sends its Hello at once, from being heard. A socket whose
- *       Hello has not come within {@code exec_handshake_timeout} is closed.
+ *   <li><b>Handshakes</b>: a socket is in the handshake from accept until its Hello is decoded and,
+ *       for a version 4 agent, its SCRAM login is finished (or refused). At most {@code
+ *       exec_max_handshakes} at once; when one more arrives the <em>oldest</em> makes way (closed
+ *       with {@code TOO_MANY_CONNECTIONS}), so idle sockets cannot keep a real agent, which sends
+ *       its Hello at once, from being heard. A socket whose Hello and login have not come within
+ *       {@code exec_handshake_timeout} is closed.
  *   <li><b>Agent sessions</b>: only a socket whose Hello was admitted takes one of the {@code
  *       exec_max_connections} places ({@link #openSession}).
  * </ul>
@@ -101,7 +102,7 @@ final class Admission {
                     ch,
                     Cause.HANDSHAKE_TIMEOUT,
                     ErrorCode.PROTOCOL_ERROR,
-                    "no Hello within exec_handshake_timeout "
+                    "no Hello and finished login within exec_handshake_timeout "
                         + limits.handshakeTimeout().toMillis()
                         + " ms");
               }
@@ -126,7 +127,10 @@ final class Admission {
     }
   }
 
-  /** The socket's first frame is in: it no longer counts against the handshake limit. */
+  /**
+   * The socket's handshake is over (its Hello and login are in, or it is refused): it no longer
+   * counts against the handshake limit.
+   */
   void helloReceived(Channel ch) {
     leaveHandshake(ch);
   }
@@ -186,7 +190,8 @@ final class Admission {
     count(
         cause,
         (cause == Cause.HANDSHAKE_TIMEOUT
-                ? "closed a connection that sent no Hello within exec_handshake_timeout ("
+                ? "closed a connection that did not send its Hello and finish its login within"
+                    + " exec_handshake_timeout ("
                     + limits.handshakeTimeout().toMillis()
                     + " ms)"
                 : "closed the oldest connection in the handshake to make way for a newer one ("

@@ -33,12 +33,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * EXEC: one agent's session, on a Netty event loop. Handshake (Hello → Welcome or Error), then
- * batches: each is parsed, its commands handed to NRM through the bounded request queue, and
- * answered at once (NRM normalizes and writes while the agent sends the next batch). A parse error
- * keeps the commands before it and answers with batch, line and column; the agent resends from
- * there. When NRM's queue is full the session stops reading from the socket until NRM has taken
- * enough (back-pressure; counted as {@code ExecNrmWaitTime}).
+ * EXEC: one agent's session, on a Netty event loop. Handshake (Hello, the login of {@link
+ * AgentLogin}: SCRAM frames from version 4 on, then Welcome or Error), then batches: each is
+ * parsed, its commands handed to NRM through the bounded request queue, and answered at once (NRM
+ * normalizes and writes while the agent sends the next batch). A parse error keeps the commands
+ * before it and answers with batch, line and column; the agent resends from there. When NRM's queue
+ * is full the session stops reading from the socket until NRM has taken enough (back-pressure;
+ * counted as {@code ExecNrmWaitTime}).
  *
  * <p>{@code rs_ticket} commands are stamped with EXEC's time and the bytes received so far.
  *
@@ -53,6 +54,9 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
 
   private final AgentGate gate;
+  private final AgentLogin.Shared logins;
+  private AgentLogin login;
+  private LtlCommand.Connect connect;
   private final Executor rssdWriter;
   private final Admission admission;
   private final Frame.Liveness liveness;
@@ -72,12 +76,14 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
 
   AgentSession(
       AgentGate gate,
+      AgentLogin.Shared logins,
       Executor rssdWriter,
       Admission admission,
       Frame.Liveness liveness,
       int maxFrameBytes,
       Set<LtlCompression> compression) {
     this.gate = gate;
+    this.logins = logins;
     this.compression = compression;
     this.rssdWriter = rssdWriter;
     this.admission = admission;
@@ -100,7 +106,9 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
 
   private void process(ChannelHandlerContext ctx, Frame frame) {
     try {
-      if (origin == null) {
+      if (origin == null && login != null && login.inScram()) {
+        loginStep(ctx, frame);
+      } else if (origin == null) {
         handshake(ctx, frame);
       } else if (frame instanceof Frame.Batch batch) {
         batch(ctx, batch);
@@ -131,23 +139,24 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
   }
 
   private void handshake(ChannelHandlerContext ctx, Frame frame) {
-    admission.helloReceived(ctx.channel());
     if (!(frame instanceof Frame.Hello hello)) {
+      admission.helloReceived(ctx.channel());
       refuse(
           ctx,
           ErrorCode.PROTOCOL_ERROR,
           "the first frame must be Hello, got " + frame.getClass().getSimpleName());
       return;
     }
-    LtlCommand.Connect connect;
     try {
       connect = hello.parse();
     } catch (WireProtocolException e) {
+      admission.helloReceived(ctx.channel());
       refuse(ctx, ErrorCode.PROTOCOL_ERROR, e.getMessage());
       return;
     }
     OptionalInt version = WireProtocol.negotiate(connect.minVersion(), connect.maxVersion());
     if (version.isEmpty()) {
+      admission.helloReceived(ctx.channel());
       refuse(
           ctx,
           ErrorCode.UNSUPPORTED_VERSION,
@@ -163,25 +172,69 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
     }
     // A version 1 agent's batches may not hold version 2 values (non-finite, native).
     parser.protocolVersion(WireProtocol.textVersion(version.getAsInt()));
+    this.version = version.getAsInt();
+    login = new AgentLogin(logins, remoteAddress(ctx));
+    try {
+      if (login.hello(connect, this.version)) {
+        admit(ctx);
+      }
+      // else the SCRAM frames follow; the socket stays in the handshake (and its timeout) until
+      // the login is done.
+    } catch (AgentRejectedException e) {
+      refused(ctx, e);
+    }
+  }
+
+  /** A frame of the version 4 login. */
+  private void loginStep(ChannelHandlerContext ctx, Frame frame) {
+    try {
+      Frame answer = login.scram(frame);
+      ctx.writeAndFlush(answer);
+      if (login.done()) {
+        admit(ctx);
+      }
+    } catch (AgentRejectedException e) {
+      refused(ctx, e);
+    }
+  }
+
+  private static Optional<java.net.InetAddress> remoteAddress(ChannelHandlerContext ctx) {
+    return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
+        ? Optional.ofNullable(a.getAddress())
+        : Optional.empty();
+  }
+
+  /** The agent is logged in: its permission, its origin, a place. */
+  private void admit(ChannelHandlerContext ctx) {
+    admission.helloReceived(ctx.channel());
     OriginPipeline p;
     try {
-      p = gate.admit(connect);
+      p = gate.admit(connect.user(), connect, version);
     } catch (AgentRejectedException e) {
-      if (e.repeated()) {
-        LOG.debug("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
-      } else if (e.code() == ErrorCode.LOG_TRANSFER_STOPPED) {
-        LOG.warn(
-            "agent from {} refused: {} (later refusals are logged at DEBUG until log transfer is"
-                + " resumed)",
-            ctx.channel().remoteAddress(),
-            e.getMessage());
-      } else {
-        // Wrong passwords, unknown origins: a flood of them is one line per code per minute.
-        admission.helloRefused(ctx.channel(), e.code(), e.getMessage());
-      }
-      refuse(ctx, e.code(), e.getMessage());
+      refused(ctx, e);
       return;
     }
+    welcome(ctx, p);
+  }
+
+  private void refused(ChannelHandlerContext ctx, AgentRejectedException e) {
+    admission.helloReceived(ctx.channel());
+    if (e.repeated()) {
+      LOG.debug("agent from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
+    } else if (e.code() == ErrorCode.LOG_TRANSFER_STOPPED) {
+      LOG.warn(
+          "agent from {} refused: {} (later refusals are logged at DEBUG until log transfer is"
+              + " resumed)",
+          ctx.channel().remoteAddress(),
+          e.getMessage());
+    } else {
+      // Wrong passwords, unknown origins: a flood of them is one line per code per minute.
+      admission.helloRefused(ctx.channel(), e.code(), e.getMessage());
+    }
+    refuse(ctx, e.code(), e.getMessage());
+  }
+
+  private void welcome(ChannelHandlerContext ctx, OriginPipeline p) {
     if (!admission.openSession(ctx.channel())) {
       refuse(
           ctx,
@@ -208,18 +261,19 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
       return;
     }
     origin = p;
-    this.version = version.getAsInt();
     LtlCompression method =
         this.version >= WireProtocol.COMPRESSION_VERSION
             ? LtlCompression.choose(connect.compression(), compression)
             : LtlCompression.NONE;
     SslHandler tls = ctx.pipeline().get(SslHandler.class);
     LOG.info(
-        "agent {} connected for origin {} from {} (protocol version {}, {}, compression {})",
+        "agent {} of user {} connected for origin {} from {} (protocol version {}, {},"
+            + " compression {})",
         connect.agent().orElse("(unnamed)"),
+        connect.user(),
         p.state().name(),
         ctx.channel().remoteAddress(),
-        this.version,
+        version,
         tls == null ? "plaintext" : "TLS " + tls.engine().getSession().getProtocol(),
         method.configName());
     LinkBytes.countInto(ctx.pipeline(), p.execStats().link);

@@ -38,9 +38,11 @@ import org.slf4j.LoggerFactory;
  * AgentSession}. {@link Admission} keeps the two limits apart: at most {@code exec_max_handshakes}
  * sockets without a Hello (the oldest makes way for a newer one, and each is closed after {@code
  * exec_handshake_timeout}), and at most {@code exec_max_connections} admitted agents (a further one
- * is refused with {@code TOO_MANY_CONNECTIONS}, which tells the agent to retry). Accepted sockets
- * have TCP keepalive on; an admitted agent that sends nothing for its idle timeout is closed by its
- * session (docs/formats/ltl-wire.md, "Liveness").
+ * is refused with {@code TOO_MANY_CONNECTIONS}, which tells the agent to retry). Agents log in as
+ * {@link AgentLogin} says (SCRAM from protocol version 4 on, failed logins backed off per address)
+ * and connect only origins their user may ({@link AgentGate}). Accepted sockets have TCP keepalive
+ * on; an admitted agent that sends nothing for its idle timeout is closed by its session
+ * (docs/formats/ltl-wire.md, "Liveness").
  */
 public final class LtlListener implements AutoCloseable {
 
@@ -57,7 +59,8 @@ public final class LtlListener implements AutoCloseable {
    *     agent_heartbeat_interval})
    * @param idleHeartbeats heartbeat intervals of silence after which a session is closed ({@code
    *     agent_idle_heartbeats})
-   * @param clock for the summary log lines
+   * @param logins {@code exec_max_login_failures} and {@code exec_hello_password}
+   * @param clock for the summary log lines and the login backoff
    * @param tls TLS of the port ({@code ltl_tls} and its files)
    * @param compression methods the server agrees to ({@code ltl_compression}); empty: none
    */
@@ -70,6 +73,7 @@ public final class LtlListener implements AutoCloseable {
       Duration handshakeTimeout,
       Duration heartbeatInterval,
       int idleHeartbeats,
+      AgentLogin.Settings logins,
       Clock clock,
       LtlTls tls,
       Set<LtlCompression> compression) {
@@ -100,6 +104,7 @@ public final class LtlListener implements AutoCloseable {
             settings.clock());
     Frame.Liveness liveness = settings.liveness();
     SslContext sslContext = settings.tls().enabled() ? settings.tls().newContext() : null;
+    AgentLogin.Shared logins = new AgentLogin.Shared(gate, settings.logins(), settings.clock());
     ChannelHandler accept = new Accept();
     ServerBootstrap b =
         new ServerBootstrap()
@@ -133,6 +138,7 @@ public final class LtlListener implements AutoCloseable {
                         .addLast(
                             new AgentSession(
                                 gate,
+                                logins,
                                 rssdWriter,
                                 admission,
                                 liveness,

@@ -4,9 +4,11 @@
  * who holds a place (sockets in the handshake apart from admitted agents, the handshake timeout,
  * summary log lines through {@link io.openrs.repserver.exec.SummaryLog}); one {@link
  * io.openrs.repserver.exec.AgentSession} per connection, confined to its channel's event loop, runs
- * the handshake, hands batches to its origin's pipeline and closes an agent that stays silent for
- * the idle timeout. With {@code ltl_tls} on or required a {@link
- * io.openrs.repserver.exec.TlsSniffer} first tells TLS agents from plaintext ones ({@link
+ * the handshake (the login by {@link io.openrs.repserver.exec.AgentLogin}: SCRAM-SHA-256 from
+ * protocol version 4 on, per-address backoff after failed logins; the {@code connect source} check
+ * by the {@link io.openrs.repserver.exec.AgentGate}), hands batches to its origin's pipeline and
+ * closes an agent that stays silent for the idle timeout. With {@code ltl_tls} on or required a
+ * {@link io.openrs.repserver.exec.TlsSniffer} first tells TLS agents from plaintext ones ({@link
  * io.openrs.repserver.exec.LtlTls} holds the settings); the session starts compression after its
  * Welcome ({@code io.openrs.wire.LinkCompression}). The protocol is {@code
  * docs/formats/ltl-wire.md}; what is protected is in {@code docs/security.md}.

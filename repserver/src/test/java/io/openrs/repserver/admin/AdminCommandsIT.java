@@ -148,7 +148,7 @@ class AdminCommandsIT {
               "127.0.0.1",
               server.ltlPort(),
               new io.openrs.ltl.LtlCommand.Connect(
-                  "pds", "pdb", 1, 1, "sa", TestServers.ADMIN_PASSWORD, java.util.Optional.empty()),
+                  "pds", "pdb", 4, 4, "sa", TestServers.ADMIN_PASSWORD, java.util.Optional.empty()),
               java.time.Duration.ofSeconds(10))) {
         agent
             .sendBatch(o.text(List.of(o.begin(1), o.commit(1), o.begin(2), o.commit(2))))

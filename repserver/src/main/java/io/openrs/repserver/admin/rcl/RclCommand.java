@@ -68,6 +68,7 @@ public sealed interface RclCommand {
     DROP_SUBSCRIPTION("DROP SUBSCRIPTION", true),
     CHECK_SUBSCRIPTION("CHECK SUBSCRIPTION", false),
     RS_HELPSUB("RS_HELPSUB", false),
+    RS_HELPUSER("RS_HELPUSER", false),
     CONFIGURE_SERVER("CONFIGURE REPLICATION SERVER", true),
     ADMIN_CONFIG("ADMIN CONFIG", false),
     ADMIN_WHO("ADMIN WHO", false),
@@ -1209,7 +1210,7 @@ public sealed interface RclCommand {
   // -------------------------------------------------------------------- users
 
   /**
-   * {@code create user <name> set password [to] '<password>' [with role {sa | monitor}]}.
+   * {@code create user <name> set password [to] '<password>' [with role {sa | monitor | none}]}.
    *
    * @param password in clear, as typed; {@code toString()} masks it
    * @param role a role to grant at once
@@ -1304,6 +1305,68 @@ public sealed interface RclCommand {
     @Override
     public String toString() {
       return "revoke " + role.rcl() + " from " + ident(user);
+    }
+  }
+
+  /**
+   * {@code grant connect source [on <ds>.<db>] to [user] <user>}: the right to connect a
+   * replication agent for that origin, or for every origin when {@code origin} is empty.
+   */
+  record GrantConnectSource(Optional<OriginRef> origin, String user) implements RclCommand {
+    public GrantConnectSource {
+      Objects.requireNonNull(origin, "origin");
+      requireName(user, "user");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.GRANT;
+    }
+
+    @Override
+    public String toString() {
+      return "grant connect source" + origin.map(o -> " on " + o).orElse("") + " to " + ident(user);
+    }
+  }
+
+  /**
+   * {@code revoke connect source [on <ds>.<db>] from [user] <user>}: without {@code on}, every
+   * {@code connect source} grant of the user.
+   */
+  record RevokeConnectSource(Optional<OriginRef> origin, String user) implements RclCommand {
+    public RevokeConnectSource {
+      Objects.requireNonNull(origin, "origin");
+      requireName(user, "user");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.REVOKE;
+    }
+
+    @Override
+    public String toString() {
+      return "revoke connect source"
+          + origin.map(o -> " on " + o).orElse("")
+          + " from "
+          + ident(user);
+    }
+  }
+
+  /** {@code rs_helpuser [name]}: users, their roles and their connect source grants. */
+  record RsHelpUser(Optional<String> name) implements RclCommand {
+    public RsHelpUser {
+      Objects.requireNonNull(name, "name");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.RS_HELPUSER;
+    }
+
+    @Override
+    public String toString() {
+      return "rs_helpuser" + name.map(n -> " " + ident(n)).orElse("");
     }
   }
 

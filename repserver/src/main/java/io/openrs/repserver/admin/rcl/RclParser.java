@@ -101,7 +101,11 @@ import java.util.Optional;
  * alter user name set password [to] value
  * drop user name
  * grant [role] role to [user] name        revoke [role] role from [user] name
- *                                                      -- role: sa | admin | monitor
+ *                                                      -- role: sa | admin | monitor (none
+ *                                                      --   only in create user ... with role)
+ * grant connect source [on dbref] to [user] name
+ * revoke connect source [on dbref] from [user] name
+ * rs_helpuser [name | 'string']
  * create error class name [set template to name]
  * alter error class name set template to name
  * drop error class name
@@ -146,6 +150,7 @@ public final class RclParser {
           "rs_helpexception",
           "rs_helprep",
           "rs_helpsub",
+          "rs_helpuser",
           "rs_ticket",
           "shutdown",
           "suspend",
@@ -190,6 +195,7 @@ public final class RclParser {
           case "rs_helpexception" -> ErrorClassParser.rsHelpException(in);
           case "rs_helprep" -> new RsHelpRep(optionalProcArgument("a replication definition name"));
           case "rs_helpsub" -> new RsHelpSub(optionalProcArgument("a subscription name"));
+          case "rs_helpuser" -> new RclCommand.RsHelpUser(optionalProcArgument("a user name"));
           case "rs_ticket" -> AdminCommandParser.rsTicket(in);
           case "shutdown" -> noArguments(new Shutdown());
           case "suspend" -> suspend();
@@ -724,7 +730,7 @@ public final class RclParser {
       int start = in.index();
       in.next();
       in.expectKeyword("role", start);
-      role = Optional.of(role(start));
+      role = Optional.of(role(start, true));
     }
     return new CreateUser(user, password, role);
   }
@@ -742,27 +748,49 @@ public final class RclParser {
 
   private RclCommand grantOrRevoke() throws RclSyntaxException {
     boolean grant = in.next().text().equals("grant");
+    if (in.acceptKeyword("connect")) {
+      in.expectKeyword("source", 0);
+      Optional<OriginRef> origin = Optional.empty();
+      if (in.acceptKeyword("on")) {
+        DbRef at = dbRef(0);
+        origin = Optional.of(new OriginRef(at.dataserver(), at.database()));
+      }
+      String user = grantee(grant);
+      return grant
+          ? new RclCommand.GrantConnectSource(origin, user)
+          : new RclCommand.RevokeConnectSource(origin, user);
+    }
     if (in.atKeyword("role") && in.peek(1).kind() == Kind.IDENT) {
       in.next();
     }
-    RclRole role = role(0);
+    RclRole role = role(0, false);
+    String user = grantee(grant);
+    return grant ? new Grant(role, user) : new Revoke(role, user);
+  }
+
+  /** {@code to [user] name} or {@code from [user] name}. */
+  private String grantee(boolean grant) throws RclSyntaxException {
     in.expectKeyword(grant ? "to" : "from", 0);
     if (in.atKeyword("user")
         && (in.peek(1).kind() == Kind.IDENT || in.peek(1).kind() == Kind.QUOTED_IDENT)) {
       in.next();
     }
-    String user = in.name("a user name", 0);
-    return grant ? new Grant(role, user) : new Revoke(role, user);
+    return in.name("a user name", 0);
   }
 
-  private RclRole role(int context) throws RclSyntaxException {
+  private RclRole role(int context, boolean noneAllowed) throws RclSyntaxException {
     if (in.acceptKeyword("sa") || in.acceptKeyword("admin")) {
       return RclRole.SA;
     }
     if (in.acceptKeyword("monitor")) {
       return RclRole.MONITOR;
     }
-    throw in.expectedKeywords(List.of("sa", "monitor"), context);
+    if (noneAllowed && in.acceptKeyword("none")) {
+      return RclRole.NONE;
+    }
+    throw in.expectedKeywords(
+        noneAllowed ? List.of("sa", "monitor", "none") : List.of("sa", "monitor", "connect"),
+        context);
   }
 
   // --------------------------------------------------------------- small parts

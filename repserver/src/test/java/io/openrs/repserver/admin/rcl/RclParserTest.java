@@ -412,6 +412,24 @@ class RclParserTest {
         Arguments.of("grant monitor to user", new Grant(RclRole.MONITOR, "user")),
         Arguments.of("revoke role monitor from ops", new Revoke(RclRole.MONITOR, "ops")),
         Arguments.of("revoke sa from user ops", new Revoke(RclRole.SA, "ops")),
+        Arguments.of(
+            "grant connect source to ra_pg",
+            new RclCommand.GrantConnectSource(Optional.empty(), "ra_pg")),
+        Arguments.of(
+            "grant connect source on pg1.sales to user ra_pg",
+            new RclCommand.GrantConnectSource(Optional.of(new OriginRef("pg1", "sales")), "ra_pg")),
+        Arguments.of(
+            "revoke connect source on \"PG1\".sales from ra_pg",
+            new RclCommand.RevokeConnectSource(
+                Optional.of(new OriginRef("PG1", "sales")), "ra_pg")),
+        Arguments.of(
+            "revoke connect source from ra_pg",
+            new RclCommand.RevokeConnectSource(Optional.empty(), "ra_pg")),
+        Arguments.of("rs_helpuser", new RclCommand.RsHelpUser(Optional.empty())),
+        Arguments.of("rs_helpuser ra_pg", new RclCommand.RsHelpUser(Optional.of("ra_pg"))),
+        Arguments.of(
+            "create user ra_pg set password 'agent-pw-42' with role none",
+            new CreateUser("ra_pg", "agent-pw-42", Optional.of(RclRole.NONE))),
         // error classes, exceptions log
         Arguments.of("create error class ec", new CreateErrorClass("ec", NONE)),
         Arguments.of(

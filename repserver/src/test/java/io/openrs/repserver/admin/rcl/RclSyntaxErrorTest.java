@@ -15,7 +15,8 @@ class RclSyntaxErrorTest {
   private static final String COMMANDS =
       "a command (admin, alter, assign, check, configure, create, drop, grant, resume, revoke,"
           + " rs_delexception, rs_delexception_id, rs_dump_stats, rs_helpcounter, rs_helperror,"
-          + " rs_helpexception, rs_helprep, rs_helpsub, rs_ticket, shutdown, suspend, sysadmin)";
+          + " rs_helpexception, rs_helprep, rs_helpsub, rs_helpuser, rs_ticket, shutdown, suspend,"
+          + " sysadmin)";
 
   private static RclSyntaxException fail(String text) {
     RclSyntaxException e =
@@ -216,7 +217,20 @@ class RclSyntaxErrorTest {
             "grant root to u",
             7,
             "root",
-            "syntax error at position 7: expected 'sa' or 'monitor' after 'grant', found 'root'"),
+            "syntax error at position 7: expected one of 'sa', 'monitor' or 'connect' after 'grant',"
+                + " found 'root'"),
+        Arguments.of(
+            "grant connect source on pg1 to u",
+            29,
+            "to",
+            "syntax error at position 29: expected '.' and a database name"
+                + " (<dataserver>.<database>) after 'grant connect source on pg1', found 'to'"),
+        Arguments.of(
+            "create user u set password 'longenough' with role root",
+            51,
+            "root",
+            "syntax error at position 51: expected one of 'sa', 'monitor' or 'none' after 'with"
+                + " role', found 'root'"),
         // error classes and the exceptions log
         Arguments.of(
             "create eror class ec",
