@@ -34,6 +34,7 @@ import io.openrs.queue.QueueSettings;
 import io.openrs.queue.StableQueue;
 import io.openrs.queue.WriteFlush;
 import io.openrs.queue.file.FileQueueManager;
+import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repserver.admin.AdminService;
 import io.openrs.repserver.admin.ErrorClassCommands;
 import io.openrs.repserver.dist.Distributor;
@@ -139,6 +140,10 @@ public final class ReplicationServer implements AutoCloseable {
       this.rssd = opened;
       this.parameters = layerRssdValues(settings.parameters(), rssd);
       ParameterValues p = parameters;
+      // sqm_segment_size may come from the RSSD: every partition must hold one segment of it.
+      for (PartitionSpec partition : settings.partitions()) {
+        partition.requireRoomForSegment(p.getLong("sqm_segment_size"));
+      }
       this.sts = new StsCache(rssd, p.getInt("sts_cachesize"), fullyCachedTables(p), registry);
       this.rules = new ReplicationRules(rssd, sts);
       ensureAdministrator();
