@@ -230,7 +230,8 @@ public final class ReplicationServer implements AutoCloseable {
                   .withMaxStatementBytes(p.getInt("admin_max_statement_bytes"))
                   .withMaxUnauthenticated(p.getInt("admin_max_unauthenticated"))
                   .withAuthenticationTimeout(p.getDuration("admin_auth_timeout"))
-                  .withMaxLoginFailures(p.getInt("admin_max_login_failures")),
+                  .withMaxLoginFailures(p.getInt("admin_max_login_failures"))
+                  .withRequireTls(adminTlsRequired(p)),
               new AdminService(s, onShutdown));
       s.sampler = new StatsSampler(s.stats, s.rssd.counterSamples(), s.rssdWriter);
       int prometheusPort = p.getInt("prometheus_port");
@@ -1267,6 +1268,20 @@ public final class ReplicationServer implements AutoCloseable {
 
   public MeterRegistry registry() {
     return registry;
+  }
+
+  /** {@code admin_tls_required}, refused without the certificate and key it needs. */
+  private static boolean adminTlsRequired(ParameterValues p) {
+    boolean required = p.getBoolean("admin_tls_required");
+    if (required
+        && (p.getString("admin_tls_certificate").isEmpty()
+            || p.getString("admin_tls_private_key").isEmpty())) {
+      throw new IllegalArgumentException(
+          "admin_tls_required = on needs admin_tls_certificate and admin_tls_private_key (PEM"
+              + " files of the admin port's certificate and key); set both, or admin_tls_required"
+              + " = off");
+    }
+    return required;
   }
 
   private static Optional<Path> pemFile(ServerSettings settings, String path) {
