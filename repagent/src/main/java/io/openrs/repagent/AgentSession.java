@@ -446,6 +446,14 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
    */
   private void stopEngine(long deadline) {
     DebeziumEngine<?> e = engine;
+    if (executor == null) { // start() failed before the engine ran: nothing is starting
+      try {
+        e.close();
+      } catch (IOException | RuntimeException ex) {
+        LOG.debug("agent {}: closing a log reader that never ran: {}", settings.agentName(), ex);
+      }
+      return;
+    }
     CompletableFuture<Void> stopped =
         CompletableFuture.runAsync(
             () -> closeWhenStarted(e),
