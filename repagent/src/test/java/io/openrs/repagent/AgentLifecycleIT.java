@@ -200,6 +200,40 @@ class AgentLifecycleIT {
     }
   }
 
+  /**
+   * A stop while the server takes nothing (its partition is full: the replicate's DSI cannot run,
+   * so nothing leaves the queues) and answers nothing: the waits for the server's confirmation,
+   * Debezium's final offset flush, the last save's answer and the batches in flight each took up to
+   * 10 s before.
+   */
+  @Test
+  void sigtermWhileTheServerAnswersNothingStopsWithinTheDocumentedBound() throws Exception {
+    h =
+        new AgentHarness(dir)
+            .serverOverride("sqm_segment_size", String.valueOf(1024 * 1024))
+            .serverOverride("block_size", "16k")
+            .partitionBytes(4L * 1024 * 1024);
+    h.startServer();
+    TestPostgres.exec("CREATE TABLE " + h.schema + ".t (id int PRIMARY KEY, note text)");
+    startAgentProcess(Map.of());
+    TestPostgres.exec(
+        "INSERT INTO "
+            + h.schema
+            + ".t SELECT g, repeat('x', 500) FROM generate_series(1, 30000) g");
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                h.server.queues().queueInfos().stream()
+                    .anyMatch(io.openrs.queue.QueueInfo::waitingForSegment));
+
+    long millis = sigtermToExitMillis();
+    assertThat(output)
+        .as(String.join("\n", output))
+        .contains("repagent " + h.agentName + " stopped");
+    assertThat(millis).as(String.join("\n", output)).isLessThanOrEqualTo(10_000);
+  }
+
   /** Whether a walsender is creating this agent's slot (waiting for running transactions). */
   private boolean slotCreationWaiting() throws Exception {
     try (java.sql.Connection c = TestPostgres.connect();
