@@ -268,7 +268,7 @@ final class PgConnection implements LocalStatements.Host, ExtendedQuery.Session 
           PgSqlState.INVALID_AUTHORIZATION_SPECIFICATION,
           "this server accepts only TLS connections (user \"" + userName + "\")",
           0,
-          "connect with sslmode=require",
+          "connect with sslmode=verify-full (or require)",
           null);
     }
     Optional<PgUser> found = server.backend.user(userName);

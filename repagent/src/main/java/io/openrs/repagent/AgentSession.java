@@ -40,10 +40,32 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
 
   /**
-   * How long a graceful close waits for the server to make what the agent sent durable (so the
-   * final offset flush can claim it), and then for the server to take the final resume blob.
+   * The documented bound on a stop (SIGTERM to exit, {@code docs/repagent.md}): 10 s.
+   *
+   * <p>Where a stop spent its time before (over 20 s seen): up to 10 s for the server to confirm
+   * what was sent, Debezium's final offset flush waiting up to {@code offset.flush.timeout.ms} (10
+   * s) for the server to save the resume blob, up to 10 s more for the last save's answer, the wire
+   * client's close waiting up to 10 s for unanswered batches; and a stop while Debezium's task was
+   * still starting (creating the slot, which waits for the primary's running transactions) was
+   * refused by the engine ("Cannot stop engine while tasks are starting"), after which the session
+   * waited 30 s for the engine thread. Now every step takes its time from one deadline.
    */
-  static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+  static final Duration STOP_BOUND = Duration.ofSeconds(10);
+
+  /**
+   * Of {@link #STOP_BOUND}, what a graceful close may spend waiting for the server (to confirm what
+   * the agent sent, so the final offset flush can claim it, and to save that resume position) and
+   * for the log reader to stop: 7 s. The rest is for closing the connection (at most {@link
+   * #CLIENT_CLOSE_TIMEOUT} for unanswered batches) and the process's exit.
+   */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(7);
+
+  /**
+   * How long closing the server connection waits for answers to batches in flight. Short: a batch
+   * left unanswered is read again from the log by the next session, and the server drops what it
+   * holds.
+   */
+  static final Duration CLIENT_CLOSE_TIMEOUT = Duration.ofMillis(500);
 
   private final AgentSettings settings;
   private final SourceDialect dialect;
@@ -100,7 +122,8 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
         LtlClient.connect(
             LtlClientSettings.defaults(settings.serverHost(), settings.serverPort())
                 .withConnectTimeout(settings.connectTimeout())
-                .withTls(settings.tls()),
+                .withTls(settings.tls())
+                .withCloseTimeout(CLIENT_CLOSE_TIMEOUT),
             hello);
     client.closeFuture().whenComplete((v, err) -> end(err != null ? err : connectionClosed()));
     startPoint = client.welcome().truncationPoint();
@@ -170,6 +193,30 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
               return t;
             });
     executor.execute(engine);
+  }
+
+  /** How often {@link #awaitStreaming} looks at the log reader while it starts. */
+  static final java.time.Duration STREAMING_POLL = java.time.Duration.ofMillis(20);
+
+  /**
+   * Waits until the log reader streams from a position that covers every later commit ({@link
+   * LogReaderStreaming}): the slot exists (PostgreSQL), the binlog position is fixed (MariaDB,
+   * MySQL). No time limit: creating a slot waits for the primary's running transactions. Returns
+   * false if the session ended first.
+   */
+  boolean awaitStreaming() throws InterruptedException {
+    String prefix = topicPrefix(settings);
+    while (!ended.isDone()) {
+      if (LogReaderStreaming.isStreaming(prefix)) {
+        return true;
+      }
+      try {
+        ended.get(STREAMING_POLL.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        // still starting
+      }
+    }
+    return false;
   }
 
   /**
@@ -350,38 +397,25 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   }
 
   /**
-   * Stops the engine (its last offset flush still reaches the server), the sender, the link. On a
-   * graceful stop the agent first waits (at most {@link #CLOSE_WAIT}) until the server holds what
-   * it sent and releases it, so the final offset flush hands the server a resume position covering
-   * everything it holds, and then until the server answered after that position.
+   * Stops the engine (its last offset flush still reaches the server), the sender, the link, all
+   * within {@link #CLOSE_WAIT} plus the connection's close. On a graceful stop the agent first
+   * waits until the server holds what it sent and releases it, so the final offset flush hands the
+   * server a resume position covering everything it holds, and then until the server answered after
+   * that position; each wait takes what is left of the one deadline.
    */
   @Override
   public void close() {
     boolean graceful = ended.isDone() && ended.join() == null;
     closing = true;
+    long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
     if (graceful && engine != null) {
-      releaseWhatIsDurable();
+      releaseWhatIsDurable(deadline);
     }
     if (engine != null) {
-      try {
-        engine.close();
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("agent {}: stopping the log reader: {}", settings.agentName(), e.toString());
-      }
-    }
-    if (executor != null) {
-      executor.shutdown();
-      try {
-        if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
-          LOG.warn("agent {}: the log reader did not stop within 30 s", settings.agentName());
-          executor.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      stopEngine(deadline);
     }
     if (graceful) {
-      awaitLastSave();
+      awaitLastSave(deadline);
     }
     if (sender != null) {
       sender.stop();
@@ -400,20 +434,97 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     }
   }
 
+  private static Duration left(long deadline) {
+    return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+  }
+
+  /**
+   * Stops Debezium's engine by the deadline. Its {@code close()} runs its final offset flush and
+   * stops the connector's task; it refuses while the task is still starting (the PostgreSQL task
+   * creates the slot then, which waits for the primary's running transactions), so it is tried
+   * again until the task has started or the deadline passes. An engine not stopped by then is left
+   * to a daemon thread that stops it once it can ({@code rs-repagent-reaper-<agent>}); its
+   * connections end with the process at the latest.
+   */
+  private void stopEngine(long deadline) {
+    DebeziumEngine<?> e = engine;
+    if (executor == null) { // start() failed before the engine ran: nothing is starting
+      try {
+        e.close();
+      } catch (IOException | RuntimeException ex) {
+        LOG.debug("agent {}: closing a log reader that never ran: {}", settings.agentName(), ex);
+      }
+      return;
+    }
+    CompletableFuture<Void> stopped =
+        CompletableFuture.runAsync(
+            () -> closeWhenStarted(e),
+            r -> {
+              Thread t = new Thread(r, "rs-repagent-reaper-" + settings.agentName());
+              t.setDaemon(true);
+              t.start();
+            });
+    executor.shutdown();
+    try {
+      stopped.get(left(deadline).toNanos(), TimeUnit.NANOSECONDS);
+      if (!executor.awaitTermination(left(deadline).toNanos(), TimeUnit.NANOSECONDS)) {
+        throw new java.util.concurrent.TimeoutException();
+      }
+    } catch (java.util.concurrent.TimeoutException ex) {
+      LOG.warn(
+          "agent {}: the log reader did not stop within {} ms of the stop; left to stop in the"
+              + " background (the next session reads again what the server did not confirm)",
+          settings.agentName(),
+          CLOSE_WAIT.toMillis());
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException ex) {
+      LOG.warn("agent {}: stopping the log reader: {}", settings.agentName(), ex.getCause());
+    }
+  }
+
+  /** Closes the engine, waiting while its task is still starting (Debezium refuses then). */
+  private void closeWhenStarted(DebeziumEngine<?> e) {
+    while (true) {
+      try {
+        e.close();
+        return;
+      } catch (IllegalStateException starting) {
+        if (!String.valueOf(starting.getMessage()).contains("tasks are starting")) {
+          return; // already stopping or stopped (it failed by itself)
+        }
+      } catch (IOException | RuntimeException ex) {
+        LOG.warn("agent {}: stopping the log reader: {}", settings.agentName(), ex.toString());
+        return;
+      }
+      try {
+        // The engine offers no signal for "tasks started"; its executor ends when it fails.
+        if (executor.awaitTermination(STREAMING_POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+          return;
+        }
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
   /** Waits for the server to hold what was sent, then releases it to Debezium's offsets. */
-  private void releaseWhatIsDurable() {
+  private void releaseWhatIsDurable(long deadline) {
     if (handler == null || sender == null || client == null || !client.isOpen()) {
       return;
     }
     try {
       Optional<Oqid> target = handler.newestPendingCover();
-      if (target.isPresent() && !sender.awaitDurable(target.get(), CLOSE_WAIT)) {
+      // Half of what is left: the final offset flush needs the server's answer too.
+      Duration wait = left(deadline).dividedBy(2);
+      if (target.isPresent() && !sender.awaitDurable(target.get(), wait)) {
         LOG.info(
             "agent {}: the server did not confirm {} within {} ms of the stop; the next session"
                 + " reads it again (the server drops what it holds)",
             settings.agentName(),
             target.get(),
-            CLOSE_WAIT.toMillis());
+            wait.toMillis());
       }
       handler.releaseCovered();
     } catch (InterruptedException e) {
@@ -423,14 +534,14 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     }
   }
 
-  /** Waits for the server to confirm the last resume blob saved. */
-  private void awaitLastSave() {
+  /** Waits, until the deadline, for the server to confirm the last resume blob saved. */
+  private void awaitLastSave(long deadline) {
     CompletableFuture<Void> saved = lastSaveRequest;
     if (saved == null) {
       return;
     }
     try {
-      saved.get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      saved.get(left(deadline).toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {

@@ -3,6 +3,7 @@ package io.openrs.repagent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,9 +43,14 @@ public final class Main implements Callable<Integer> {
                 },
                 "shutdown"));
     agent.start();
-    System.out.println(
-        "repagent " + settings.agentName() + " started: origin " + settings.origin());
-    System.out.flush();
+    // The banner only once the log reader covers every later commit (slot created, binlog
+    // position fixed): a row committed after it is captured. A failure first prints none.
+    CompletableFuture.anyOf(agent.streaming(), agent.terminated()).join();
+    if (agent.streaming().isDone()) {
+      System.out.println(
+          "repagent " + settings.agentName() + " started: origin " + settings.origin());
+      System.out.flush();
+    }
     agent.terminated().join();
     if (agent.state() == RepAgent.State.FAILED) {
       System.err.println(

@@ -48,6 +48,7 @@ public final class RepAgent implements AutoCloseable {
   private final java.util.List<io.micrometer.core.instrument.Meter> meters;
   private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private final CompletableFuture<Void> streaming = new CompletableFuture<>();
   private final Object lock = new Object();
   private final Thread control;
   private volatile boolean stopping;
@@ -102,6 +103,17 @@ public final class RepAgent implements AutoCloseable {
     return Optional.ofNullable(failure);
   }
 
+  /**
+   * Completes the first time the agent's log reader streams from a position that covers every later
+   * commit at the primary (PostgreSQL: its replication slot exists; MariaDB/MySQL: its binlog
+   * position is fixed): a change committed after this completed is captured. {@code bin/repagent}
+   * prints its "started" line then. Never completes if the agent stops first ({@link
+   * #terminated()}).
+   */
+  public CompletableFuture<Void> streaming() {
+    return streaming;
+  }
+
   /** Completes when the agent has stopped (closed or failed). */
   public CompletableFuture<Void> terminated() {
     return terminated;
@@ -140,13 +152,20 @@ public final class RepAgent implements AutoCloseable {
           if (sessions++ > 0) {
             counters.increment(AgentCounter.RA_RECONNECTS);
           }
-          moveTo(State.REPLICATING);
-          if (lastLoggedProblem != null) {
-            LOG.info(
-                "agent {}: replicating again after: {}", settings.agentName(), lastLoggedProblem);
-            lastLoggedProblem = null;
-          } else {
-            LOG.info("agent {}: replicating {}", settings.agentName(), settings.origin());
+          if (s.awaitStreaming()) {
+            moveTo(State.REPLICATING);
+            streaming.complete(null);
+            if (lastLoggedProblem != null) {
+              LOG.info(
+                  "agent {}: replicating again after: {}", settings.agentName(), lastLoggedProblem);
+              lastLoggedProblem = null;
+            } else {
+              LOG.info(
+                  "agent {}: replicating {}: the log reader streams, every commit from now on is"
+                      + " captured",
+                  settings.agentName(),
+                  settings.origin());
+            }
           }
           why = s.ended().get();
         } catch (InterruptedException e) {
@@ -248,7 +267,11 @@ public final class RepAgent implements AutoCloseable {
     s.close();
   }
 
-  /** Stops the agent: the running session's engine flushes its offsets, the connection closes. */
+  /**
+   * Stops the agent: the running session's engine flushes its offsets, the connection closes;
+   * returns within {@code AgentSession.STOP_BOUND} less a second (docs/repagent.md: SIGTERM to exit
+   * within 10 s).
+   */
   @Override
   public void close() {
     synchronized (lock) {
@@ -268,12 +291,19 @@ public final class RepAgent implements AutoCloseable {
         s.ended().complete(null);
       }
     }
+    // Within the documented bound (SIGTERM to exit): the session's close keeps to it; a control
+    // thread still connecting (to the primary or the server) is not waited for beyond it.
+    Duration bound = AgentSession.STOP_BOUND.minusSeconds(1);
     try {
-      terminated.get(Duration.ofSeconds(60).toMillis(), TimeUnit.MILLISECONDS);
+      terminated.get(bound.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
-      LOG.warn("agent {}: did not stop within 60 s", settings.agentName());
+      LOG.warn(
+          "agent {}: did not stop within {} s ({}); leaving it",
+          settings.agentName(),
+          bound.toSeconds(),
+          state.get());
     }
   }
 }

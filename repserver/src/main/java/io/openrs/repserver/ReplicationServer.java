@@ -34,6 +34,7 @@ import io.openrs.queue.QueueSettings;
 import io.openrs.queue.StableQueue;
 import io.openrs.queue.WriteFlush;
 import io.openrs.queue.file.FileQueueManager;
+import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repserver.admin.AdminService;
 import io.openrs.repserver.admin.ErrorClassCommands;
 import io.openrs.repserver.dist.Distributor;
@@ -142,6 +143,10 @@ public final class ReplicationServer implements AutoCloseable {
       this.rssd = opened;
       this.parameters = layerRssdValues(settings.parameters(), rssd);
       ParameterValues p = parameters;
+      // sqm_segment_size may come from the RSSD: every partition must hold one segment of it.
+      for (PartitionSpec partition : settings.partitions()) {
+        partition.requireRoomForSegment(p.getLong("sqm_segment_size"));
+      }
       this.sts = new StsCache(rssd, p.getInt("sts_cachesize"), fullyCachedTables(p), registry);
       this.rules = new ReplicationRules(rssd, sts);
       ensureAdministrator();
@@ -232,7 +237,8 @@ public final class ReplicationServer implements AutoCloseable {
                   .withMaxStatementBytes(p.getInt("admin_max_statement_bytes"))
                   .withMaxUnauthenticated(p.getInt("admin_max_unauthenticated"))
                   .withAuthenticationTimeout(p.getDuration("admin_auth_timeout"))
-                  .withMaxLoginFailures(p.getInt("admin_max_login_failures")),
+                  .withMaxLoginFailures(p.getInt("admin_max_login_failures"))
+                  .withRequireTls(adminTlsRequired(p)),
               new AdminService(s, onShutdown));
       s.sampler = new StatsSampler(s.stats, s.rssd.counterSamples(), s.rssdWriter);
       int prometheusPort = p.getInt("prometheus_port");
@@ -1311,6 +1317,20 @@ public final class ReplicationServer implements AutoCloseable {
       case "off" -> java.util.Set.of();
       default -> java.util.Set.of(LtlCompression.byName(value).orElseThrow());
     };
+  }
+
+  /** {@code admin_tls_required}, refused without the certificate and key it needs. */
+  private static boolean adminTlsRequired(ParameterValues p) {
+    boolean required = p.getBoolean("admin_tls_required");
+    if (required
+        && (p.getString("admin_tls_certificate").isEmpty()
+            || p.getString("admin_tls_private_key").isEmpty())) {
+      throw new IllegalArgumentException(
+          "admin_tls_required = on needs admin_tls_certificate and admin_tls_private_key (PEM"
+              + " files of the admin port's certificate and key); set both, or admin_tls_required"
+              + " = off");
+    }
+    return required;
   }
 
   private static Optional<Path> pemFile(ServerSettings settings, String path) {

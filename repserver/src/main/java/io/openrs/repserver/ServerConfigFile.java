@@ -51,6 +51,7 @@ public final class ServerConfigFile {
     Path base = file.toAbsolutePath().getParent();
     Map<String, String> parameters = new LinkedHashMap<>();
     List<PartitionSpec> partitions = new ArrayList<>();
+    List<Integer> partitionLines = new ArrayList<>();
     Map<String, String> extra = new LinkedHashMap<>();
     for (int i = 0; i < lines.size(); i++) {
       int lineNo = i + 1;
@@ -66,6 +67,7 @@ public final class ServerConfigFile {
       String value = unquote(line.substring(eq + 1).strip());
       if (key.startsWith("partition.")) {
         partitions.add(partition(file, lineNo, base, key.substring("partition.".length()), value));
+        partitionLines.add(lineNo);
       } else if (key.endsWith("password")) {
         throw error(
             file,
@@ -91,6 +93,17 @@ public final class ServerConfigFile {
       values = ParameterValues.of(Scope.SERVER, parameters);
     } catch (InvalidConfigurationException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+    long segmentBytes = values.getLong("sqm_segment_size");
+    for (int i = 0; i < partitions.size(); i++) {
+      try {
+        partitions.get(i).requireRoomForSegment(segmentBytes);
+      } catch (IllegalArgumentException e) {
+        throw error(
+            file,
+            partitionLines.get(i),
+            "partition." + partitions.get(i).name() + ": " + e.getMessage());
+      }
     }
     Path dataDirectory = base.resolve(values.getPath("data_directory")).normalize();
     if (partitions.isEmpty()) {

@@ -63,6 +63,30 @@ class ServerConfigFileTest {
   }
 
   @Test
+  void aPartitionSmallerThanOneSegmentIsRefusedNamingItsLine() throws Exception {
+    Path cfg = dir.resolve("repserver.cfg");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("OPENRS_ADMIN_PASSWORD", "pw"),
+                    "rs_name = X",
+                    "partition.big = p0 1g",
+                    "partition.tiny = p1 1m"))
+        .hasMessageStartingWith(cfg + ":3: partition.tiny: partition size = '1048576'")
+        .hasMessageContaining("at least one segment of 67108864 bytes (sqm_segment_size)");
+    // With segments of 1 MiB the same partition is fine.
+    assertThat(
+            parse(
+                    Map.of("OPENRS_ADMIN_PASSWORD", "pw"),
+                    "sqm_segment_size = 1m",
+                    "partition.tiny = p1 1m")
+                .partitions())
+        .singleElement()
+        .extracting(PartitionSpec::limitBytes)
+        .isEqualTo(1L << 20);
+  }
+
+  @Test
   void errorsNameTheFileLineAndWhatIsWrong() {
     Path cfg = dir.resolve("repserver.cfg");
     assertThatThrownBy(() -> parse(Map.of(), "rs_name = X", "rssd_password = hunter2"))

@@ -128,6 +128,17 @@ final class StandardParameters {
             .doc("PEM file (PKCS#8) with the private key of admin_tls_certificate.")
             .build());
     all.add(
+        startup("admin_tls_required", BOOLEAN)
+            .dflt("off")
+            .doc(
+                "on: the admin port accepts only sessions that switched to TLS; a client that"
+                    + " connects without it (psql sslmode=disable) is refused with 28000 'this"
+                    + " server accepts only TLS connections' before its password is asked. Needs"
+                    + " admin_tls_certificate and admin_tls_private_key (the server does not start"
+                    + " without them). off: TLS is offered when a certificate is set, plain"
+                    + " sessions are accepted too.")
+            .build());
+    all.add(
         def("ltl_tls", Area.INBOUND, ENUM)
             .scopes(SERVER)
             .dflt("off")

@@ -35,6 +35,7 @@ public final class AgentHarness implements AutoCloseable {
   public final MeterRegistry registry = new SimpleMeterRegistry();
   public ReplicationServer server;
   private final Map<String, String> serverOverrides = new HashMap<>();
+  private long partitionBytes = 2L * 1024 * 1024 * 1024;
   private final List<RepAgent> agents = new ArrayList<>();
 
   public final boolean mariadb;
@@ -64,10 +65,16 @@ public final class AgentHarness implements AutoCloseable {
     return this;
   }
 
+  /** The server's partition size (2 GiB unless set). */
+  public AgentHarness partitionBytes(long bytes) {
+    partitionBytes = bytes;
+    return this;
+  }
+
   /** Starts the server, creating origin and replicate on the first start. */
   public ReplicationServer startServer() throws Exception {
     boolean first = server == null && !dir.resolve("server").toFile().exists();
-    server = TestServer.start(dir.resolve("server"), serverOverrides);
+    server = TestServer.start(dir.resolve("server"), serverOverrides, partitionBytes);
     if (first) {
       ConnectionDef primary =
           server.createConnection(

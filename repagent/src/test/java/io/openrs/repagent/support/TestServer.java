@@ -25,6 +25,12 @@ public final class TestServer {
   private TestServer() {}
 
   public static ServerSettings settings(Path dir, Map<String, String> overrides) {
+    return settings(dir, overrides, 2L * 1024 * 1024 * 1024);
+  }
+
+  /** {@link #settings(Path, Map)} with a partition of {@code partitionBytes}. */
+  public static ServerSettings settings(
+      Path dir, Map<String, String> overrides, long partitionBytes) {
     Map<String, String> p = new HashMap<>();
     p.put("ltl_port", "0");
     p.put("admin_port", "0");
@@ -36,12 +42,18 @@ public final class TestServer {
         "TEST_RS",
         dir,
         ParameterValues.of(Scope.SERVER, p),
-        List.of(new PartitionSpec("p1", dir.resolve("p1"), 2L * 1024 * 1024 * 1024)),
+        List.of(new PartitionSpec("p1", dir.resolve("p1"), partitionBytes)),
         RssdSettings.embedded(dir),
         Optional.of(ADMIN_PASSWORD.toCharArray()));
   }
 
   public static ReplicationServer start(Path dir, Map<String, String> overrides) throws Exception {
     return ReplicationServer.start(settings(dir, overrides), new SimpleMeterRegistry());
+  }
+
+  public static ReplicationServer start(
+      Path dir, Map<String, String> overrides, long partitionBytes) throws Exception {
+    return ReplicationServer.start(
+        settings(dir, overrides, partitionBytes), new SimpleMeterRegistry());
   }
 }

@@ -75,6 +75,20 @@ final class StatsCommands {
           StatsSampler.Status st = server.sampler().status();
           return new Table().text("status").row(st.toString()).result("ADMIN STATS");
         }
+      case CANCEL:
+        {
+          boolean cancelled = server.sampler().cancel();
+          StatsSampler.Status st = server.sampler().status();
+          return PgResult.command("ADMIN STATS")
+              .withNotice(
+                  cancelled
+                      ? "stats save cancelled after "
+                          + st.observationsSaved()
+                          + " of "
+                          + st.observationsPlanned()
+                          + " observations; what it saved stays in rs_statdetail"
+                      : "no stats save is running (" + st.state() + ")");
+        }
       case SAVE:
         {
           Duration obs = Duration.ofSeconds(s.observationSeconds().orElse(15));

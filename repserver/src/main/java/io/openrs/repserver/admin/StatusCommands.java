@@ -105,16 +105,39 @@ final class StatusCommands {
                   + ")")
           .result(c.commandTag());
     } else if (c instanceof RclCommand.AdminHealth) {
+      List<Who> threads = threads();
       long down =
-          threads().stream()
+          threads.stream()
               .filter(w -> w.state().startsWith("Down") || w.state().equals("Suspended"))
               .count();
+      List<String> waiting = new ArrayList<>();
+      for (QueueInfo q : server.queues().queueInfos()) {
+        if (q.waitingForSegment()) {
+          waiting.add(
+              "queue "
+                  + q.queue()
+                  + " ("
+                  + queueOwner(q.queue().number())
+                  + ") has waited "
+                  + q.segmentWait().toSeconds()
+                  + " s for a segment");
+        }
+      }
+      boolean healthy = down == 0 && waiting.isEmpty();
       return new Table()
           .text("mode")
           .text("quiesce")
           .text("status")
           .int4("threads_down")
-          .row("NORMAL", "FALSE", down == 0 ? "HEALTHY" : "SUSPECT", (int) down)
+          .int4("queues_waiting_for_space")
+          .text("reason")
+          .row(
+              "NORMAL",
+              "FALSE",
+              healthy ? "HEALTHY" : "SUSPECT",
+              (int) down,
+              waiting.size(),
+              healthy ? null : reason(down, waiting))
           .result(c.commandTag());
     } else if (c instanceof RclCommand.AdminEcho e) {
       return new Table().text("echo").row(e.text()).result(c.commandTag());
@@ -149,6 +172,17 @@ final class StatusCommands {
       return t.result(c.commandTag());
     }
     throw new IllegalStateException("not a status command: " + c.kind());
+  }
+
+  private static String reason(long down, List<String> waiting) {
+    List<String> parts = new ArrayList<>();
+    if (down > 0) {
+      parts.add(down + " threads down or suspended (admin who_is_down)");
+    }
+    if (!waiting.isEmpty()) {
+      parts.add(String.join("; ", waiting) + " (admin disk_space; admin who, sqm)");
+    }
+    return String.join("; ", parts);
   }
 
   private String name(int connectionId) {
@@ -315,6 +349,10 @@ final class StatusCommands {
   /** Every module thread with its state, as {@code admin who} lists them. */
   List<Who> threads() {
     List<Who> out = new ArrayList<>();
+    Map<io.openrs.queue.QueueId, QueueInfo> queues = new java.util.HashMap<>();
+    for (QueueInfo q : server.queues().queueInfos()) {
+      queues.put(q.queue(), q);
+    }
     for (ConnectionDef c : server.rssd().connections().all()) {
       OriginPipeline p = server.origins().get(c.id());
       String q = c.id() + ":1 " + c.name();
@@ -331,7 +369,7 @@ final class StatusCommands {
         if (p.nrmThread()) {
           out.add(new Who("NRM", p.nrmAlive() ? "Awaiting Wakeup" : "Down", c.name()));
         }
-        out.add(new Who("SQM", "Awaiting Message", q));
+        out.add(sqm(queues.get(io.openrs.queue.QueueId.inbound(c.id())), q));
         out.add(new Who("SQT", p.sqtDistAlive() ? "Awaiting Wakeup" : "Down", q));
         out.add(
             new Who(
@@ -339,7 +377,7 @@ final class StatusCommands {
                 p.distributorStopped().isPresent() ? "Down" : "Active",
                 q + p.distributorStopped().map(r -> " (" + r + ")").orElse("")));
       }
-      out.add(new Who("SQM", "Awaiting Message", c.id() + ":0 " + c.name()));
+      out.add(sqm(queues.get(io.openrs.queue.QueueId.outbound(c.id())), c.id() + ":0 " + c.name()));
       DsiConnection dsi = server.dsis().all().get(c.id());
       if (dsi != null) {
         DsiState st = dsi.state();
@@ -353,5 +391,23 @@ final class StatusCommands {
       }
     }
     return out;
+  }
+
+  /**
+   * An SQM thread as {@code admin who} shows it: Down when its queue failed, Waiting for Segment
+   * while its writer waits for a free segment, else Awaiting Message.
+   */
+  private static Who sqm(QueueInfo q, String info) {
+    if (q == null) {
+      return new Who("SQM", "Awaiting Message", info);
+    }
+    if (q.state() == io.openrs.queue.QueueState.FAILED) {
+      return new Who("SQM", "Down", info);
+    }
+    if (q.waitingForSegment()) {
+      return new Who(
+          "SQM", "Waiting for Segment", info + " (for " + q.segmentWait().toSeconds() + " s)");
+    }
+    return new Who("SQM", "Awaiting Message", info);
   }
 }

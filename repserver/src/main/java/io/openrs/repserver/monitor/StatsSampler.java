@@ -42,6 +42,13 @@ public final class StatsSampler implements AutoCloseable {
   /** The shortest observation interval accepted (Replication Server: 15 s). */
   public static final Duration MIN_OBSERVATION_INTERVAL = Duration.ofSeconds(1);
 
+  /**
+   * The longest sample period accepted: 7 days. A save holds the sampler (one runs at a time) and
+   * writes to the RSSD for its whole period; a week of 15 s observations is 40,320 of them. Longer
+   * periods (a mistyped 31 years was accepted before) are refused; run another save after it.
+   */
+  public static final Duration MAX_SAMPLE_PERIOD = Duration.ofDays(7);
+
   /** Suffix of the sample holding a timer's observations in the interval. */
   public static final String OBSERVATIONS_SUFFIX = ".obs";
 
@@ -164,7 +171,8 @@ public final class StatsSampler implements AutoCloseable {
    * Starts a save: resets {@code admin stats} and schedules the first observation.
    *
    * @throws IllegalStateException if a save is running
-   * @throws IllegalArgumentException if the interval is below {@link #MIN_OBSERVATION_INTERVAL}
+   * @throws IllegalArgumentException if the interval is below {@link #MIN_OBSERVATION_INTERVAL} or
+   *     the period above {@link #MAX_SAMPLE_PERIOD}
    */
   public synchronized Status start(SaveRequest request) {
     Objects.requireNonNull(request, "request");
@@ -186,6 +194,14 @@ public final class StatsSampler implements AutoCloseable {
               + format(request.observationInterval())
               + " is below the minimum of "
               + format(minimumInterval));
+    }
+    if (request.samplePeriod().compareTo(MAX_SAMPLE_PERIOD) > 0) {
+      throw new IllegalArgumentException(
+          "sample period "
+              + format(request.samplePeriod())
+              + " is above the maximum of "
+              + format(MAX_SAMPLE_PERIOD)
+              + " (7 days); a running save is stopped with admin stats, cancel");
     }
     reporter.reset();
     Run run = new Run(request, clock.monotonicTime(), Instant.ofEpochMilli(clock.wallTime()));
@@ -241,7 +257,7 @@ public final class StatsSampler implements AutoCloseable {
   }
 
   /**
-   * Stops the running save; what was saved stays.
+   * Stops the running save ({@code admin stats, cancel}); what was saved stays.
    *
    * @return whether a save was running
    */

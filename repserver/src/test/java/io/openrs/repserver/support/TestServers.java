@@ -23,6 +23,12 @@ public final class TestServers {
 
   /** Settings for a server in {@code dir} with {@code overrides} over the test defaults. */
   public static ServerSettings settings(Path dir, Map<String, String> overrides) {
+    return settings(dir, overrides, 512L * 1024 * 1024);
+  }
+
+  /** {@link #settings(Path, Map)} with a partition {@code p1} of {@code partitionBytes}. */
+  public static ServerSettings settings(
+      Path dir, Map<String, String> overrides, long partitionBytes) {
     Map<String, String> p = new HashMap<>();
     p.put("ltl_port", "0");
     p.put("admin_port", "0");
@@ -34,7 +40,7 @@ public final class TestServers {
         "TEST_RS",
         dir,
         ParameterValues.of(Scope.SERVER, p),
-        List.of(new PartitionSpec("p1", dir.resolve("p1"), 512L * 1024 * 1024)),
+        List.of(new PartitionSpec("p1", dir.resolve("p1"), partitionBytes)),
         RssdSettings.embedded(dir),
         Optional.of(ADMIN_PASSWORD.toCharArray()));
   }

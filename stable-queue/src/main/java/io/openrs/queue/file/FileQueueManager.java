@@ -59,6 +59,9 @@ public final class FileQueueManager implements AutoCloseable {
   private long spaceEpoch;
   private final SpaceWarnings warnings = new SpaceWarnings();
 
+  /** The largest segment size of the queues known (created, opened or found at open); guarded. */
+  private long largestSegmentBytes;
+
   /**
    * How writers open segment files: {@link FileChannel#open} in production; tests pass channels
    * that fail the n-th write or force.
@@ -124,8 +127,19 @@ public final class FileQueueManager implements AutoCloseable {
 
   // ---- partitions --------------------------------------------------------------------------
 
-  /** {@code create partition}: adds a partition; writers waiting for space resume. */
+  /**
+   * {@code create partition}: adds a partition; writers waiting for space resume.
+   *
+   * @throws io.openrs.queue.InvalidSettingException if the partition cannot hold one segment of the
+   *     largest segment size of the queues known
+   */
   public void addPartition(PartitionSpec spec) throws IOException {
+    spaceLock.lock();
+    try {
+      spec.requireRoomForSegment(largestSegmentBytes);
+    } finally {
+      spaceLock.unlock();
+    }
     PrivateModes.createDirectories(spec.directory());
     spaceLock.lock();
     try {
@@ -206,7 +220,8 @@ public final class FileQueueManager implements AutoCloseable {
           break;
         }
       }
-      messages = got.isPresent() ? warnings.evaluate(partitions.values()) : List.of();
+      messages =
+          got.isPresent() ? warnings.evaluate(partitions.values(), largestSegmentBytes) : List.of();
     } finally {
       spaceLock.unlock();
     }
@@ -283,7 +298,7 @@ public final class FileQueueManager implements AutoCloseable {
       }
       spaceEpoch++;
       spaceChanged.signalAll();
-      messages = warnings.evaluate(partitions.values());
+      messages = warnings.evaluate(partitions.values(), largestSegmentBytes);
     } finally {
       spaceLock.unlock();
     }
@@ -314,7 +329,7 @@ public final class FileQueueManager implements AutoCloseable {
         return;
       }
       warnings.set(thr1, thr2, thrInd);
-      messages = warnings.evaluate(partitions.values());
+      messages = warnings.evaluate(partitions.values(), largestSegmentBytes);
     } finally {
       spaceLock.unlock();
     }
@@ -336,6 +351,7 @@ public final class FileQueueManager implements AutoCloseable {
     List<SpaceWarnings.Message> messages;
     spaceLock.lock();
     try {
+      largestSegmentBytes = Math.max(largestSegmentBytes, segmentSizeBytes);
       Map<Partition, Long> bytes = new LinkedHashMap<>();
       for (SegmentSlot s : slots) {
         bytes.merge(s.partition(), segmentSizeBytes, Long::sum);
@@ -343,7 +359,7 @@ public final class FileQueueManager implements AutoCloseable {
       for (Partition p : partitions.values()) {
         p.set(queue, bytes.getOrDefault(p, 0L));
       }
-      messages = warnings.evaluate(partitions.values());
+      messages = warnings.evaluate(partitions.values(), largestSegmentBytes);
     } finally {
       spaceLock.unlock();
     }
@@ -419,16 +435,43 @@ public final class FileQueueManager implements AutoCloseable {
 
   // ---- queues ------------------------------------------------------------------------------
 
-  /** Creates a queue; fails if it exists. */
+  /**
+   * Creates a queue; fails if it exists, or if a partition cannot hold one of its segments ({@link
+   * PartitionSpec#requireRoomForSegment}).
+   */
   public StableQueue createQueue(QueueId id, QueueSettings settings) {
     checkSettings(settings);
+    requireRoomForSegments(settings.segmentSizeBytes());
     return register(FileStableQueue.create(this, id, settings, clock));
   }
 
-  /** Opens an existing queue, recovering it. */
+  /**
+   * Opens an existing queue, recovering it; fails if a partition cannot hold a segment of the
+   * queues found.
+   */
   public StableQueue openQueue(QueueId id, QueueSettings settings) {
     checkSettings(settings);
+    requireRoomForSegments(0);
     return register(FileStableQueue.open(this, id, settings, clock));
+  }
+
+  /**
+   * Refuses a partition that takes new segments but cannot hold one of {@code segmentBytes} or of
+   * the largest segment size known, and remembers the size.
+   */
+  private void requireRoomForSegments(long segmentBytes) {
+    spaceLock.lock();
+    try {
+      long needed = Math.max(segmentBytes, largestSegmentBytes);
+      for (Partition p : partitions.values()) {
+        if (!p.dropPending()) {
+          p.spec().requireRoomForSegment(needed);
+        }
+      }
+      largestSegmentBytes = needed;
+    } finally {
+      spaceLock.unlock();
+    }
   }
 
   /** Opens the queue if it exists, else creates it. */

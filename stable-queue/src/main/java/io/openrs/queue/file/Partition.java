@@ -24,6 +24,10 @@ final class Partition {
     return spec.name();
   }
 
+  PartitionSpec spec() {
+    return spec;
+  }
+
   Path directory() {
     return spec.directory();
   }

@@ -25,4 +25,28 @@ public record PartitionSpec(String name, Path directory, long limitBytes) {
           "partition size", limitBytes, "at least 1048576 bytes (partition " + name + ")", null);
     }
   }
+
+  /**
+   * Refuses this partition if it cannot hold one segment of {@code segmentBytes}: a writer would
+   * never get a segment there, and a server whose partitions are all that small would accept
+   * changes and wait forever on the first write.
+   *
+   * @throws InvalidSettingException naming the partition, its size and the segment size
+   */
+  public void requireRoomForSegment(long segmentBytes) {
+    if (limitBytes < segmentBytes) {
+      throw new InvalidSettingException(
+          "partition size",
+          limitBytes,
+          "at least one segment of "
+              + segmentBytes
+              + " bytes (sqm_segment_size) in partition "
+              + name
+              + " ("
+              + directory
+              + "): a smaller partition never holds a segment, so its writers would wait forever;"
+              + " make the partition larger or sqm_segment_size smaller",
+          null);
+    }
+  }
 }

@@ -15,8 +15,11 @@ import java.util.TreeMap;
  * one warning {@code WARNING: Stable Storage Use is Above N percent}; when one queue's share of all
  * partitions' space rises above the individual threshold, {@code WARNING: Stable Storage Use by
  * queue Q is Above N percent}. Each is logged once per crossing: a warning stays outstanding until
- * use falls to the threshold or below, which logs a {@code CANCEL} line; rising above it again
- * warns again.
+ * use falls clearly below the threshold, which logs a {@code CANCEL} line; rising above it again
+ * warns again. "Clearly below" is the hysteresis that keeps a writer that takes and frees segments
+ * around the threshold from warning and cancelling on every segment (30 times in 10 s before): the
+ * use must fall by {@link #HYSTERESIS_PERCENT} points of the space, and at least by one segment,
+ * under the threshold (90 %: cancelled at 85 % or below).
  *
  * <p>Not thread-safe: guarded by the {@link FileQueueManager}'s space lock; the messages it returns
  * are logged after the lock is released.
@@ -25,6 +28,9 @@ final class SpaceWarnings {
 
   /** A message to log: a warning, or the cancellation of one. */
   record Message(boolean warning, String text) {}
+
+  /** How far below its threshold, in percentage points of the space, use must fall to cancel. */
+  static final int HYSTERESIS_PERCENT = 5;
 
   private int thr1 = 75;
   private int thr2 = 90;
@@ -59,8 +65,12 @@ final class SpaceWarnings {
     return warnings;
   }
 
-  /** Compares the partitions' use with the thresholds; returns what to log. */
-  List<Message> evaluate(Collection<Partition> partitions) {
+  /**
+   * Compares the partitions' use with the thresholds; returns what to log.
+   *
+   * @param segmentBytes the segment size of the queues (the smallest step use moves by), 0 if none
+   */
+  List<Message> evaluate(Collection<Partition> partitions, long segmentBytes) {
     long limit = 0;
     long used = 0;
     Map<QueueId, Long> byQueue = new TreeMap<>();
@@ -76,8 +86,9 @@ final class SpaceWarnings {
       return out;
     }
     String of = " (" + used + " of " + limit + " bytes in " + partitions.size() + " partitions)";
-    above1 = cross(above1, used, limit, thr1, "", of, out);
-    above2 = cross(above2, used, limit, thr2, "", of, out);
+    long marginBytes = Math.max(limit * HYSTERESIS_PERCENT / 100, segmentBytes);
+    above1 = cross(above1, used, limit, marginBytes, thr1, "", of, out);
+    above2 = cross(above2, used, limit, marginBytes, thr2, "", of, out);
     Set<QueueId> seen = new HashSet<>(aboveInd);
     seen.addAll(byQueue.keySet());
     for (QueueId q : seen) {
@@ -88,6 +99,7 @@ final class SpaceWarnings {
               was,
               bytes,
               limit,
+              marginBytes,
               thrInd,
               " by queue " + q,
               " (" + bytes + " of " + limit + " bytes)",
@@ -101,15 +113,22 @@ final class SpaceWarnings {
     return out;
   }
 
+  /**
+   * Whether a warning is outstanding after this check: it starts when {@code used} rises above
+   * {@code percent} of {@code limit} and ends only when it falls to {@code marginBytes} below that
+   * level or lower (never below zero).
+   */
   private boolean cross(
       boolean warned,
       long used,
       long limit,
+      long marginBytes,
       int percent,
       String whose,
       String detail,
       List<Message> out) {
     boolean above = used * 100 > (long) percent * limit;
+    boolean clearlyBelow = used * 100 <= Math.max(0, (long) percent * limit - 100 * marginBytes);
     if (above && !warned) {
       warnings++;
       out.add(
@@ -121,7 +140,7 @@ final class SpaceWarnings {
                   + percent
                   + " percent"
                   + detail));
-    } else if (!above && warned) {
+    } else if (clearlyBelow && warned) {
       out.add(
           new Message(
               false,
@@ -132,6 +151,6 @@ final class SpaceWarnings {
                   + " percent"
                   + detail));
     }
-    return above;
+    return above || (warned && !clearlyBelow);
   }
 }

@@ -95,6 +95,68 @@ class SpaceWarningsTest {
     }
   }
 
+  @Test
+  void useSwingingAroundAThresholdWarnsOnceAndCancelsOnlyWhenClearlyBelow() {
+    // Checked directly, no clock and no writer: a partition of 100 segments of 1 MiB whose use a
+    // writer and a reader move up and down by one segment around 90 % (thr2), 30 times.
+    Partition p = new Partition(new PartitionSpec("p1", dir.resolve("p1"), 100 * MIB));
+    SpaceWarnings w = new SpaceWarnings();
+    List<String> logged = new java.util.ArrayList<>();
+    p.add(Q, 89 * MIB);
+    assertThat(w.evaluate(List.of(p), MIB)).hasSize(2); // above 75 % and above 70 % for 101:1
+    for (int i = 0; i < 30; i++) {
+      p.add(Q, 2 * MIB); // 91 %
+      w.evaluate(List.of(p), MIB).forEach(m -> logged.add(m.text()));
+      p.add(Q, -2 * MIB); // 89 %
+      w.evaluate(List.of(p), MIB).forEach(m -> logged.add(m.text()));
+    }
+    assertThat(logged)
+        .containsExactly(
+            "WARNING: Stable Storage Use is Above 90 percent (95420416 of 104857600 bytes in 1"
+                + " partitions)");
+
+    logged.clear();
+    p.add(Q, -3 * MIB); // 86 %: below 90, not clearly
+    w.evaluate(List.of(p), MIB).forEach(m -> logged.add(m.text()));
+    assertThat(logged).isEmpty();
+    p.add(Q, -1 * MIB); // 85 %: five points below
+    w.evaluate(List.of(p), MIB).forEach(m -> logged.add(m.text()));
+    assertThat(logged)
+        .containsExactly(
+            "CANCEL WARNING: Stable Storage Use is Below 90 percent (89128960 of 104857600 bytes"
+                + " in 1 partitions)");
+    logged.clear();
+    p.add(Q, 6 * MIB); // 91 % again: a new crossing warns again
+    w.evaluate(List.of(p), MIB).forEach(m -> logged.add(m.text()));
+    assertThat(logged)
+        .singleElement()
+        .asString()
+        .startsWith("WARNING: Stable Storage Use is Above 90");
+  }
+
+  @Test
+  void withLargeSegmentsTheCancelWaitsForUseToFallByAWholeSegment() {
+    // 8 segments of 64 MiB: one segment is 12.5 % of the space, more than the 5 points.
+    long seg = 64 * MIB;
+    Partition p = new Partition(new PartitionSpec("p1", dir.resolve("p1"), 8 * seg));
+    SpaceWarnings w = new SpaceWarnings();
+    w.set(75, 100, 100);
+    p.add(Q, 7 * seg); // 87.5 % > 75
+    assertThat(w.evaluate(List.of(p), seg)).hasSize(1);
+    for (int i = 0; i < 30; i++) {
+      p.add(Q, -seg); // 75 %: at the threshold, where the old check cancelled
+      assertThat(w.evaluate(List.of(p), seg)).isEmpty();
+      p.add(Q, seg);
+      assertThat(w.evaluate(List.of(p), seg)).isEmpty();
+    }
+    p.add(Q, -2 * seg); // 62.5 %: a whole segment below 75 %
+    assertThat(w.evaluate(List.of(p), seg))
+        .singleElement()
+        .extracting(SpaceWarnings.Message::text)
+        .asString()
+        .startsWith("CANCEL WARNING: Stable Storage Use is Below 75 percent");
+  }
+
   /** Appends {@code segments} segments' worth of one-block messages and waits until durable. */
   static void fill(StableQueue q, long firstId, int segments) throws Exception {
     int size = SMALL.blockSizeBytes() - BlockFormat.HEADER_SIZE - BlockFormat.RECORD_LENGTH_SIZE;

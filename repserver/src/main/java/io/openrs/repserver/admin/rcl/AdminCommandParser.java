@@ -46,7 +46,7 @@ final class AdminCommandParser {
           "who_is_down");
 
   private static final List<String> STATS_ACTIONS =
-      List.of("backlog", "tps", "cps", "bps", "reset", "status");
+      List.of("backlog", "tps", "cps", "bps", "reset", "status", "cancel");
 
   private AdminCommandParser() {}
 

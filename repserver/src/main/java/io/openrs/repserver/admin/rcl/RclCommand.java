@@ -779,8 +779,8 @@ public sealed interface RclCommand {
    *       observationSeconds};
    *   <li>{@code ..., save[, <obs seconds>[, <seconds> | "hh:mm[:ss]"]]} → {@link
    *       StatsAction#SAVE};
-   *   <li>{@code admin stats, backlog | tps | cps | bps | reset | status} → that action, nothing
-   *       else set.
+   *   <li>{@code admin stats, backlog | tps | cps | bps | reset | status | cancel} → that action,
+   *       nothing else set.
    * </ul>
    *
    * {@code admin statistics} is the same command.
@@ -836,10 +836,12 @@ public sealed interface RclCommand {
           OptionalInt.empty());
     }
 
-    /** {@code reset} and {@code save} change state; the reports do not. */
+    /** {@code reset}, {@code save} and {@code cancel} change state; the reports do not. */
     @Override
     public boolean changesState() {
-      return action == StatsAction.RESET || action == StatsAction.SAVE;
+      return action == StatsAction.RESET
+          || action == StatsAction.SAVE
+          || action == StatsAction.CANCEL;
     }
 
     @Override

@@ -87,7 +87,7 @@ import java.util.Optional;
  * resume distributor dbref
  * admin who [',' name]      admin who_is_down      admin disk_space
  * admin version             admin health           admin echo [[','] value]
- * admin (stats|statistics) [',' (backlog | tps | cps | bps | reset | status)]
+ * admin (stats|statistics) [',' (backlog | tps | cps | bps | reset | status | cancel)]
  * admin (stats|statistics) [',' ("all" | name) [',' (inbound|outbound)] [',' instance]]
  *     [',' (display [',' seconds] | save [',' seconds [',' period]])]
  *                                 -- instance: number | 'string' | dbref; period: seconds | 'hh:mm[:ss]'

@@ -19,7 +19,9 @@ public enum StatsAction {
   /** {@code admin stats, reset}: zero all counters. */
   RESET,
   /** {@code admin stats, status}: state of sampling and of a background save. */
-  STATUS;
+  STATUS,
+  /** {@code admin stats, cancel}: stops the running background save; what it saved stays. */
+  CANCEL;
 
   /** The keyword as written in RCL ({@code backlog}, {@code tps}, ...). */
   public String keyword() {

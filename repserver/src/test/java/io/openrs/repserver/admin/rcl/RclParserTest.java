@@ -360,6 +360,7 @@ class RclParserTest {
         Arguments.of("admin stats, bps", AdminStats.of(StatsAction.BPS)),
         Arguments.of("admin stats, reset", AdminStats.of(StatsAction.RESET)),
         Arguments.of("admin stats, status", AdminStats.of(StatsAction.STATUS)),
+        Arguments.of("admin stats, cancel", AdminStats.of(StatsAction.CANCEL)),
         Arguments.of("rs_dump_stats", new RsDumpStats()),
         Arguments.of("rs_helpcounter", new RsHelpCounter(NONE)),
         Arguments.of("rs_helpcounter sqm", new RsHelpCounter(Optional.of("sqm"))),
