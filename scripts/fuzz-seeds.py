@@ -185,3 +185,13 @@ for c in rcl_commands():
     if c not in seen:
         seen.add(c)
         write(d, key + ".rcl", c)
+
+d = inputs("repserver", "io.openrs.repserver.dist", "WhereClauseFuzzTest",
+           "clausesParseOrAreRefusedWithAPosition")
+for i, clause in enumerate([
+        "region = 'EU' and amount >= 10",
+        "Region = 'EU' and (amount >= 100.5 or vip = true) and not id in (3, 4)",
+        "\"Odd Name\" <> 'it''s' or x between -1.5e3 and +2 or y not between 1 and 2",
+        "d is not null and t is null or u not in ('a', 'b') and n != .5",
+        "not not (a < 1 or b > 2) and c <= 3"]):
+    write(d, "where-%02d.txt" % i, clause)

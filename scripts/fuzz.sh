@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [--runs N] [--duration D] [--heap SIZE] [--max-len BYTES] [target...]
 #
-# Targets (default: all): wire, ltl-text, ltl-packed, pg-decoder, pg-lexer, pg-scram, rcl.
+# Targets (default: all): wire, ltl-text, ltl-packed, pg-decoder, pg-lexer, pg-scram, rcl, where.
 # Each target is one @FuzzTest run in fuzzing mode (JAZZER_FUZZ=1) in its own test JVM, with a
 # small heap (default -Xmx256m, so an input that makes a decoder allocate without bound fails
 # with OutOfMemoryError), inputs of at most --max-len bytes (default 16384, above the limits the
@@ -30,8 +30,9 @@ declare -A TARGETS=(
   [pg-lexer]="pgwire io.openrs.pgwire.PgProtocolFuzzTest#lexerSplitsIntoFaithfulSpansOrRefusesWithAPosition"
   [pg-scram]="pgwire io.openrs.pgwire.PgProtocolFuzzTest#scramRefusesMalformedAndForgedMessagesAndNeverLogsInWithoutThePassword"
   [rcl]="repserver io.openrs.repserver.admin.rcl.RclParserFuzzTest#commandsParseToCanonicalTextOrAreRefusedWithAPosition"
+  [where]="repserver io.openrs.repserver.dist.WhereClauseFuzzTest#clausesParseOrAreRefusedWithAPosition"
 )
-ORDER=(wire ltl-text ltl-packed pg-decoder pg-lexer pg-scram rcl)
+ORDER=(wire ltl-text ltl-packed pg-decoder pg-lexer pg-scram rcl where)
 
 usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
