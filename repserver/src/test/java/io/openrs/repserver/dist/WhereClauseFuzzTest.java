@@ -12,10 +12,10 @@ import java.util.Optional;
  * subscription} that the RCL parser hands on as text.
  *
  * <p>The promise: any text either parses or is refused with a {@link
- * WhereClause.WhereClauseException} whose position lies inside the text (1 .. length + 1) and
- * whose message names it (never another exception, never a stack overflow however deep the
- * nesting); a parsed clause keeps its text, reads only columns it names, and evaluates against a
- * row of nulls without throwing (SQL's unknown, never true).
+ * WhereClause.WhereClauseException} whose position lies inside the text (1 .. length + 1) and whose
+ * message names it (never another exception, never a stack overflow however deep the nesting); a
+ * parsed clause keeps its text, reads only columns it names, and evaluates against a row of nulls
+ * without throwing (SQL's unknown, never true).
  *
  * <p>Seeds and the crashing inputs found so far are in {@code
  * src/test/resources/io/openrs/repserver/dist/WhereClauseFuzzTestInputs/}; {@code mvn test} runs
@@ -34,7 +34,8 @@ class WhereClauseFuzzTest {
       assertThat(e.getMessage()).startsWith("where clause: ").contains("position " + e.position());
       return;
     } catch (RuntimeException | Error e) {
-      throw new AssertionError("WhereClause.parse threw " + e + " instead of WhereClauseException", e);
+      throw new AssertionError(
+          "WhereClause.parse threw " + e + " instead of WhereClauseException", e);
     }
     assertThat(clause.toString()).isEqualTo(text);
     assertThat(clause.columns()).isNotEmpty();
@@ -45,7 +46,9 @@ class WhereClauseFuzzTest {
               return Optional.of(Value.NULL);
             });
     if (matches) {
-      assertThat(text.toLowerCase(java.util.Locale.ROOT)).as("only IS NULL is true for nulls").contains("is");
+      assertThat(text.toLowerCase(java.util.Locale.ROOT))
+          .as("only IS NULL is true for nulls")
+          .contains("is");
     }
   }
 }

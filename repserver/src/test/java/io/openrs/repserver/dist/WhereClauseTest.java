@@ -29,7 +29,8 @@ class WhereClauseTest {
    */
   @Test
   void nestingDeeperThanTheLimitIsRefusedWithItsPositionNotAStackOverflow() {
-    String deepest = "(".repeat(WhereClause.MAX_NESTING) + "a = 1" + ")".repeat(WhereClause.MAX_NESTING);
+    String deepest =
+        "(".repeat(WhereClause.MAX_NESTING) + "a = 1" + ")".repeat(WhereClause.MAX_NESTING);
     assertThat(WhereClause.parse(deepest).columns()).containsExactly("a");
     assertThat(WhereClause.parse("not ".repeat(WhereClause.MAX_NESTING) + "a = 1").columns())
         .containsExactly("a");
