@@ -22,6 +22,9 @@ public final class PgSqlState {
   /** 22021 character_not_in_repertoire (bad UTF-8). */
   public static final String CHARACTER_NOT_IN_REPERTOIRE = "22021";
 
+  /** 22025 invalid_escape_sequence (a Unicode escape beyond U+10FFFF in E'...'). */
+  public static final String INVALID_ESCAPE_SEQUENCE = "22025";
+
   /** 25001 active_sql_transaction. */
   public static final String ACTIVE_SQL_TRANSACTION = "25001";
 

@@ -220,7 +220,7 @@ final class SqlLexer {
   }
 
   /** Appends the escape at {@code i} (just after the backslash); returns the index after it. */
-  private static int escape(String sql, int i, StringBuilder value) {
+  private static int escape(String sql, int i, StringBuilder value) throws PgException {
     char c = sql.charAt(i);
     switch (c) {
       case 'b':
@@ -257,7 +257,14 @@ final class SqlLexer {
           int digits = c == 'u' ? 4 : 8;
           int end = i + 1 + digits;
           if (end <= sql.length() && sql.substring(i + 1, end).chars().allMatch(SqlLexer::isHex)) {
-            value.appendCodePoint(Integer.parseInt(sql.substring(i + 1, end), 16));
+            long codePoint = Long.parseLong(sql.substring(i + 1, end), 16);
+            if (codePoint > Character.MAX_CODE_POINT) {
+              throw new PgException(
+                  PgSqlState.INVALID_ESCAPE_SEQUENCE,
+                  "invalid Unicode escape value at or near \"\\" + sql.substring(i, end) + "\"",
+                  i);
+            }
+            value.appendCodePoint((int) codePoint);
             return end;
           }
           value.append(c);

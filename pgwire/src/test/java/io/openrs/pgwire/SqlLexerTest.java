@@ -61,6 +61,28 @@ class SqlLexerTest {
     assertThatThrownBy(() -> SqlLexer.split("x $a$ abc")).isInstanceOf(PgException.class);
   }
 
+  /**
+   * Found by PgProtocolFuzzTest (seed crash-95a9ddef...): {@code \U20000020} threw
+   * IllegalArgumentException, {@code \UFFFFFFFF} NumberFormatException, out of the lexer.
+   */
+  @Test
+  void aUnicodeEscapeBeyondU10ffffIsRefusedWithItsPosition() throws Exception {
+    for (String escape : List.of("\\U20000020", "\\UFFFFFFFF", "\\U00110000")) {
+      assertThatThrownBy(() -> SqlLexer.split("echo E'a" + escape + "'"))
+          .as(escape)
+          .isInstanceOfSatisfying(
+              PgException.class,
+              e -> {
+                assertThat(e.sqlState()).isEqualTo("22025");
+                assertThat(e.position()).isEqualTo(9);
+                assertThat(e.getMessage())
+                    .isEqualTo("invalid Unicode escape value at or near \"" + escape + "\"");
+              });
+    }
+    assertThat(SqlLexer.tokenize("E'\\U0010FFFF\\u00e9'").get(0).value())
+        .isEqualTo("\udbff\udfff\u00e9");
+  }
+
   @Test
   void tokensCarryKindValueAndPosition() throws Exception {
     List<Token> tokens =

@@ -50,6 +50,7 @@ class ParameterCatalogTest {
             "admin_port",
             "admin_tls_certificate",
             "admin_tls_private_key",
+            "admin_tls_required",
             "data_directory",
             "listen_address",
             "ltl_port",

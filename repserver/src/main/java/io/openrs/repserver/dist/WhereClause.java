@@ -336,9 +336,16 @@ public final class WhereClause {
     }
   }
 
+  /**
+   * Most NOTs and parentheses one inside another: the parser recurses once per level, so a deeper
+   * clause (a 1 MiB statement of {@code (((...} would otherwise overflow the stack) is refused.
+   */
+  public static final int MAX_NESTING = 100;
+
   private static final class Parser {
     private final List<Token> tokens;
     private int index;
+    private int depth;
     final Set<String> columns = new LinkedHashSet<>();
 
     Parser(String text) {
@@ -381,17 +388,27 @@ public final class WhereClause {
     }
 
     Node not() {
-      if (peek().isKeyword("not")) {
-        take();
-        return new Not(not());
+      if (!peek().isKeyword("not") && !peek().isSymbol("(")) {
+        return predicate();
       }
-      if (peek().isSymbol("(")) {
-        take();
-        Node inner = or();
+      Token t = take();
+      if (++depth > MAX_NESTING) {
+        throw new WhereClauseException(
+            "where clause: NOT and parentheses nest deeper than "
+                + MAX_NESTING
+                + " levels at position "
+                + t.position,
+            t.position);
+      }
+      Node node;
+      if (t.isKeyword("not")) {
+        node = new Not(not());
+      } else {
+        node = or();
         expectSymbol(")");
-        return inner;
       }
-      return predicate();
+      depth--;
+      return node;
     }
 
     Node predicate() {

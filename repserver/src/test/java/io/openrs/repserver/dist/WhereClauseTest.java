@@ -23,6 +23,35 @@ class WhereClauseTest {
     return name -> Optional.ofNullable(m.get(name));
   }
 
+  /**
+   * Found while fuzzing the admin port (issue 28): a clause of thousands of nested parentheses or
+   * NOTs overflowed the parser's stack (StackOverflowError, not a parse error).
+   */
+  @Test
+  void nestingDeeperThanTheLimitIsRefusedWithItsPositionNotAStackOverflow() {
+    String deepest =
+        "(".repeat(WhereClause.MAX_NESTING) + "a = 1" + ")".repeat(WhereClause.MAX_NESTING);
+    assertThat(WhereClause.parse(deepest).columns()).containsExactly("a");
+    assertThat(WhereClause.parse("not ".repeat(WhereClause.MAX_NESTING) + "a = 1").columns())
+        .containsExactly("a");
+    for (String clause :
+        new String[] {
+          "(".repeat(100_000) + "a = 1" + ")".repeat(100_000), "not ".repeat(100_000) + "a = 1"
+        }) {
+      int at = clause.startsWith("(") ? 101 : 401;
+      assertThatThrownBy(() -> WhereClause.parse(clause))
+          .isInstanceOfSatisfying(
+              WhereClause.WhereClauseException.class,
+              e -> {
+                assertThat(e.position()).isEqualTo(at);
+                assertThat(e.getMessage())
+                    .isEqualTo(
+                        "where clause: NOT and parentheses nest deeper than 100 levels at position "
+                            + at);
+              });
+    }
+  }
+
   @Test
   void comparisonsAndLogicWithTypedValues() {
     WhereClause w =

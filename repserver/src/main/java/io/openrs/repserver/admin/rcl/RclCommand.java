@@ -8,6 +8,7 @@ import static io.openrs.repserver.admin.rcl.RclText.requireName;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueuePosition;
 import io.openrs.queue.QueueType;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -855,7 +856,7 @@ public sealed interface RclCommand {
       if (action.standalone()) {
         return b.append(", ").append(action.keyword()).toString();
       }
-      module.ifPresent(m -> b.append(", ").append(m.equals("all") ? "\"all\"" : ident(m)));
+      module.ifPresent(m -> b.append(", ").append(readsAsKeyword(m) ? '"' + m + '"' : ident(m)));
       queueType.ifPresent(q -> b.append(q == QueueType.INBOUND ? ", inbound" : ", outbound"));
       instance.ifPresent(i -> b.append(", ").append(i.matches("-?[0-9]+") ? i : literal(i)));
       if (action == StatsAction.SAVE) {
@@ -866,6 +867,17 @@ public sealed interface RclCommand {
       observationSeconds.ifPresent(s -> b.append(", ").append(s));
       periodSeconds.ifPresent(s -> b.append(", ").append(s));
       return b.toString();
+    }
+
+    /**
+     * Whether a module name, written bare right after {@code admin stats,}, would read as a keyword
+     * there ({@code all}, {@code display}, {@code save} or an action such as {@code reset}), so
+     * that it must be printed double-quoted to parse back as a module name.
+     */
+    private static boolean readsAsKeyword(String module) {
+      return module.equals("all")
+          || module.equals("display")
+          || Arrays.stream(StatsAction.values()).anyMatch(a -> a.keyword().equals(module));
     }
   }
 

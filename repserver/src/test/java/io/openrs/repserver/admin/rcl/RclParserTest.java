@@ -361,6 +361,14 @@ class RclParserTest {
         Arguments.of("admin stats, reset", AdminStats.of(StatsAction.RESET)),
         Arguments.of("admin stats, status", AdminStats.of(StatsAction.STATUS)),
         Arguments.of("admin stats, cancel", AdminStats.of(StatsAction.CANCEL)),
+        // Found by RclParserFuzzTest: a quoted module named like a keyword printed bare, so its
+        // canonical text read as that keyword ("admin stats, reset, 'st'" does not parse).
+        Arguments.of(
+            "admin stats, \"reset\", st", stats(StatsAction.SHOW, "reset", null, "st", null, null)),
+        Arguments.of(
+            "admin stats, \"display\"", stats(StatsAction.SHOW, "display", null, null, null, null)),
+        Arguments.of(
+            "admin stats, \"save\", save, 5", stats(StatsAction.SAVE, "save", null, null, 5, null)),
         Arguments.of("rs_dump_stats", new RsDumpStats()),
         Arguments.of("rs_helpcounter", new RsHelpCounter(NONE)),
         Arguments.of("rs_helpcounter sqm", new RsHelpCounter(Optional.of("sqm"))),

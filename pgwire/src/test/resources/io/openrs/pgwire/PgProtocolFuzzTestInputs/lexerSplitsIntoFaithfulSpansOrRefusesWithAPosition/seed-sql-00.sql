@@ -1,0 +1,1 @@
+admin who; select 1

@@ -1,0 +1,1 @@
+select 'it''s', E'a\n\x41\u00e9\'', $$dollar$$, $tag$x$y$tag$, "Quoted""Id" from t

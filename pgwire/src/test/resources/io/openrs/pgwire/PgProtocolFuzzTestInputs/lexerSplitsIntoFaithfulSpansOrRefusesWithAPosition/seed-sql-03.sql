@@ -1,0 +1,1 @@
+select $1::int4, $2 where a <> b and c >= 'x'
