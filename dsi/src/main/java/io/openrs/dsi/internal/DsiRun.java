@@ -18,9 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of a DSI, from start (or resume) to stop: a HikariCP pool sized for its threads, the
- * DSI-S thread and the DSIEXEC thread(s): continuous, parallel, or with {@code dsi_compile_enable}
- * HVAR's ({@link HvarExecutor}). A run is not restarted: resume makes a new one, which reads the
- * queue from the reader's confirmed position and {@code rs_lastcommit} again.
+ * DSI-S thread and the DSIEXEC thread(s) of the settings' {@link io.openrs.dsi.ApplyMode}:
+ * continuous, parallel, or HVAR's ({@link HvarExecutor}). This is the one place that switches on
+ * the mode: which DSIEXEC threads run, and how DSI-S holds the transactions it reads for them. A
+ * run is not restarted: resume makes a new one, which reads the queue from the reader's confirmed
+ * position and {@code rs_lastcommit} again.
  */
 public final class DsiRun {
   private static final Logger LOG = LoggerFactory.getLogger(DsiRun.class);
@@ -73,18 +75,32 @@ public final class DsiRun {
         new RunContext(
             target, dialect, settings, meters, sink, pool, clock, skipFirst, onFailure, onRestart,
             origins);
-    if (settings.hvar().enable()) {
-      executors.addAll(HvarExecutor.threads(ctx));
-    } else if (settings.numThreads() > 1) {
-      ParallelCoordinator coordinator = new ParallelCoordinator(ctx);
-      for (int t = 1; t <= settings.numThreads(); t++) {
-        // the last dsi_num_large_xact_threads threads are kept for large transactions
-        executors.add(new ParallelWorker(ctx, coordinator, t, t > coordinator.normalThreads()));
-      }
-    } else {
-      executors.add(new SerialExecutor(ctx));
-    }
-    this.scheduler = new Scheduler(ctx, outbound, executors);
+    this.scheduler =
+        switch (settings.applyMode()) {
+          case CONTINUOUS -> {
+            executors.add(new SerialExecutor(ctx));
+            yield new Scheduler(ctx, outbound, executors, Scheduler.Holding.WHOLE);
+          }
+          case PARALLEL -> {
+            // the last dsi_num_large_xact_threads threads are kept for large transactions, which
+            // DSI-S streams to them before their commit is read
+            int largeThreads = settings.numLargeXactThreads();
+            ParallelCoordinator coordinator = new ParallelCoordinator(ctx, largeThreads);
+            for (int t = 1; t <= settings.numThreads(); t++) {
+              executors.add(
+                  new ParallelWorker(ctx, coordinator, t, t > coordinator.normalThreads()));
+            }
+            yield new Scheduler(
+                ctx,
+                outbound,
+                executors,
+                largeThreads > 0 ? Scheduler.Holding.STREAMED_WHEN_LARGE : Scheduler.Holding.WHOLE);
+          }
+          case HVAR -> {
+            executors.addAll(HvarExecutor.threads(ctx));
+            yield new Scheduler(ctx, outbound, executors, Scheduler.Holding.PACKED);
+          }
+        };
     meters.watch(ctx.handoff);
   }
 

@@ -168,11 +168,15 @@ final class ParallelCoordinator {
   /** An exclusive run did not complete (the connection goes down): nothing more is handed out. */
   private boolean halted;
 
-  ParallelCoordinator(RunContext ctx) {
+  /**
+   * @param largeThreads of the run's {@code dsi_num_threads} DSIEXEC threads, how many are kept for
+   *     large transactions (which DSI-S then streams); 0 for none
+   */
+  ParallelCoordinator(RunContext ctx, int largeThreads) {
     this.ctx = ctx;
     this.grouping = new Grouping(ctx.settings, ctx.dialect.transactionalDdl());
     this.method = ctx.settings.serializationMethod();
-    this.largeThreads = Scheduler.streaming(ctx.settings) ? ctx.settings.numLargeXactThreads() : 0;
+    this.largeThreads = largeThreads;
     this.normalThreads = ctx.settings.numThreads() - largeThreads;
     if ((method == SerializationMethod.WAIT_FOR_START || method == SerializationMethod.NO_WAIT)
         && !ctx.settings.rowCountValidation()) {
