@@ -96,7 +96,7 @@ public final class DsiMeters implements AutoCloseable {
   }
 
   /** The hand-off of the current run, for the {@code DSIHandoffBytes} gauge. */
-  void watch(TransactionHandoff h) {
+  public void watch(TransactionHandoff h) {
     this.handoff = h;
   }
 

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * <p>Transactions rs_lastcommit already holds are not applied; they are marked done with the next
  * unit, never ahead of earlier work that is not committed yet.
  */
-final class HvarExecutor extends DsiThread {
+public final class HvarExecutor extends DsiThread {
   private static final Logger LOG = LoggerFactory.getLogger(HvarExecutor.class);
 
   private final RunContext ctx;
@@ -70,7 +70,7 @@ final class HvarExecutor extends DsiThread {
   private final java.util.Set<TableName> textLoads = new java.util.HashSet<>();
 
   /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
-  static List<DsiThread> threads(RunContext ctx) {
+  public static List<DsiThread> threads(RunContext ctx) {
     HvarTables tables = new HvarTables(ctx);
     List<DsiThread> out = new ArrayList<>();
     HvarPipeline pipeline = new HvarPipeline(ctx, ctx.settings.numThreads());

@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: one lock; waits are on its condition, never on the database.
  */
-final class ParallelCoordinator {
+public final class ParallelCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(ParallelCoordinator.class);
 
   enum State {
@@ -172,7 +172,7 @@ final class ParallelCoordinator {
    * @param largeThreads of the run's {@code dsi_num_threads} DSIEXEC threads, how many are kept for
    *     large transactions (which DSI-S then streams); 0 for none
    */
-  ParallelCoordinator(RunContext ctx, int largeThreads) {
+  public ParallelCoordinator(RunContext ctx, int largeThreads) {
     this.ctx = ctx;
     this.grouping = new Grouping(ctx.settings, ctx.dialect.transactionalDdl());
     this.method = ctx.settings.serializationMethod();
@@ -194,7 +194,7 @@ final class ParallelCoordinator {
   }
 
   /** Threads numbered above this are large-transaction threads. */
-  int normalThreads() {
+  public int normalThreads() {
     return normalThreads;
   }
 

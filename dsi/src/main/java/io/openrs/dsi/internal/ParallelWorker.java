@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * thread ({@code dsi_num_large_xact_threads}) takes streamed large transactions only, applying
  * their commands as DSI-S reads them, and rolls back if the run is dropped.
  */
-final class ParallelWorker extends DsiThread {
+public final class ParallelWorker extends DsiThread {
   private static final Logger LOG = LoggerFactory.getLogger(ParallelWorker.class);
 
   private final RunContext ctx;
@@ -24,7 +24,8 @@ final class ParallelWorker extends DsiThread {
   private final ReplicateSession session;
   private final boolean large;
 
-  ParallelWorker(RunContext ctx, ParallelCoordinator coordinator, int thread, boolean large) {
+  public ParallelWorker(
+      RunContext ctx, ParallelCoordinator coordinator, int thread, boolean large) {
     super("rs-dsi-exec-" + ctx.name() + "-" + thread);
     this.ctx = ctx;
     this.coordinator = coordinator;

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * What the threads of one DSI run (start or resume until stop) share: settings, the pool, the
  * hand-off, the applied position, the stop signal and where failures go. Thread-safe.
  */
-final class RunContext {
+public final class RunContext {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunContext.class);
 
   final DsiTarget target;
@@ -32,7 +32,7 @@ final class RunContext {
   final DsiErrorSink sink;
   final ErrorPolicy policy;
   final HikariDataSource pool;
-  final TransactionHandoff handoff;
+  public final TransactionHandoff handoff;
   final Clock clock;
 
   /** Which origins' transactions are applied in replica mode, and whether the user may. */
@@ -52,7 +52,7 @@ final class RunContext {
   private volatile LastCommitStore lastCommit;
   private volatile String schema;
 
-  RunContext(
+  public RunContext(
       DsiTarget target,
       Dialect dialect,
       DsiSettings settings,
@@ -80,7 +80,7 @@ final class RunContext {
   }
 
   /** {@code ds.db}. */
-  String name() {
+  public String name() {
     return target.name();
   }
 
@@ -133,7 +133,7 @@ final class RunContext {
    * The statement a new DSI connection runs to commit asynchronously: present when {@code
    * dsi_synchronous_commit} is off and the dialect can.
    */
-  static java.util.Optional<String> asynchronousCommitStatement(
+  public static java.util.Optional<String> asynchronousCommitStatement(
       DsiSettings settings, Dialect dialect) {
     return settings.synchronousCommit()
         ? java.util.Optional.empty()
@@ -169,7 +169,7 @@ final class RunContext {
   }
 
   /** Asks every thread of the run to stop and wakes those waiting. */
-  void requestStop() {
+  public void requestStop() {
     stopping.countDown();
     handoff.close();
   }

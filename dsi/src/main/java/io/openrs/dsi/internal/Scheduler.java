@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * threads, a run of more than {@code dsi_large_xact_size} commands is handed on as a {@link
  * TransactionStream} as soon as it is that large, and fed as it is read.
  */
-final class Scheduler extends DsiThread {
+public final class Scheduler extends DsiThread {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -41,7 +41,7 @@ final class Scheduler extends DsiThread {
   private QueueReader reader;
   private QueuePosition confirmed;
 
-  Scheduler(RunContext ctx, StableQueue queue, List<DsiThread> executors, Holding holding) {
+  public Scheduler(RunContext ctx, StableQueue queue, List<DsiThread> executors, Holding holding) {
     super("rs-dsi-s-" + ctx.name());
     this.ctx = ctx;
     this.queue = queue;
@@ -72,7 +72,7 @@ final class Scheduler extends DsiThread {
   }
 
   /** How DSI-S holds the transactions it reads until an executor takes them (the run chooses). */
-  enum Holding {
+  public enum Holding {
     /** Each run whole and decoded, handed on once its commit is read. */
     WHOLE,
     /**

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * read and the executors have not taken stays within the bound. Closing it wakes every waiter.
  * Thread-safe.
  */
-final class TransactionHandoff {
+public final class TransactionHandoff {
   private final long maxBytes;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notFull = lock.newCondition();

@@ -1,4 +1,4 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.run;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -7,6 +7,15 @@ import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.DsiTarget;
 import io.openrs.dsi.dialect.Dialect;
+import io.openrs.dsi.internal.DsiMeters;
+import io.openrs.dsi.internal.DsiThread;
+import io.openrs.dsi.internal.HvarExecutor;
+import io.openrs.dsi.internal.ParallelCoordinator;
+import io.openrs.dsi.internal.ParallelWorker;
+import io.openrs.dsi.internal.PoolEviction;
+import io.openrs.dsi.internal.RunContext;
+import io.openrs.dsi.internal.Scheduler;
+import io.openrs.dsi.internal.SerialExecutor;
 import io.openrs.queue.StableQueue;
 import java.time.Clock;
 import java.time.Duration;
