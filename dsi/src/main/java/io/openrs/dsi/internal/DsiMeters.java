@@ -101,7 +101,7 @@ public final class DsiMeters implements AutoCloseable {
   }
 
   /** Adds to a {@code DSI} counter. */
-  void add(DsiCounter c, long n) {
+  public void add(DsiCounter c, long n) {
     dsi.add(c, n);
   }
 
@@ -196,7 +196,7 @@ public final class DsiMeters implements AutoCloseable {
       }
     }
 
-    void add(DsiCounter c, long n) {
+    public void add(DsiCounter c, long n) {
       LongAdder a = counts.get(c);
       if (a == null) {
         throw new IllegalArgumentException(c + " is not a counter of this module");

@@ -26,14 +26,14 @@ public final class RunContext {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunContext.class);
 
   final DsiTarget target;
-  final Dialect dialect;
-  final DsiSettings settings;
-  final DsiMeters meters;
+  public final Dialect dialect;
+  public final DsiSettings settings;
+  public final DsiMeters meters;
   final DsiErrorSink sink;
   final ErrorPolicy policy;
   final HikariDataSource pool;
   public final TransactionHandoff handoff;
-  final Clock clock;
+  public final Clock clock;
 
   /** Which origins' transactions are applied in replica mode, and whether the user may. */
   final OriginRules rules;
@@ -85,7 +85,7 @@ public final class RunContext {
   }
 
   /** Rows of {@code rs_threads}: one per in-flight transaction a parallel DSI may have. */
-  int threadRows() {
+  public int threadRows() {
     return settings.numThreads() > 1 ? 2 * settings.numThreads() + 1 : 0;
   }
 
@@ -102,7 +102,7 @@ public final class RunContext {
     }
   }
 
-  LastCommitStore lastCommit() {
+  public LastCommitStore lastCommit() {
     return lastCommit;
   }
 
@@ -164,7 +164,7 @@ public final class RunContext {
     return skipFirst.compareAndSet(true, false);
   }
 
-  boolean skipPending() {
+  public boolean skipPending() {
     return skipFirst.get();
   }
 
@@ -174,7 +174,7 @@ public final class RunContext {
     handoff.close();
   }
 
-  boolean stopping() {
+  public boolean stopping() {
     return stopping.getCount() == 0;
   }
 
@@ -196,7 +196,7 @@ public final class RunContext {
   }
 
   /** Reports the run's failure (the connection goes DOWN) and stops it. */
-  void fail(DsiFailure f) {
+  public void fail(DsiFailure f) {
     onFailure.accept(f);
     requestStop();
   }

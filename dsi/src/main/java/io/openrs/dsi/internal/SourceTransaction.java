@@ -20,7 +20,7 @@ import java.util.Optional;
  * decoded, or (HVAR) {@linkplain PackedBody packed}, decoded afresh by {@link #body()} and {@link
  * #commands()}. Immutable (a streamed one learns its commit from its stream).
  */
-final class SourceTransaction {
+public final class SourceTransaction {
   private final long seq;
   private final int origin;
   private final Begin begin;
@@ -56,7 +56,7 @@ final class SourceTransaction {
   }
 
   /** A whole run. */
-  static SourceTransaction complete(
+  public static SourceTransaction complete(
       long seq,
       int origin,
       Begin begin,
@@ -79,7 +79,7 @@ final class SourceTransaction {
   }
 
   /** A whole run whose commands are held packed. */
-  static SourceTransaction complete(
+  public static SourceTransaction complete(
       long seq,
       int origin,
       Begin begin,
@@ -123,7 +123,7 @@ final class SourceTransaction {
    * A large transaction whose commands come from {@code stream}. It counts no bytes in the
    * hand-off: its buffered commands are counted by the stream.
    */
-  static SourceTransaction streamed(long seq, TransactionStream stream) {
+  public static SourceTransaction streamed(long seq, TransactionStream stream) {
     return new SourceTransaction(
         seq,
         stream.origin(),
@@ -138,12 +138,12 @@ final class SourceTransaction {
   }
 
   /** True for a large transaction handed on before its commit was read. */
-  boolean streamed() {
+  public boolean streamed() {
     return stream != null;
   }
 
   /** The stream of a {@link #streamed()} transaction, else null. */
-  TransactionStream stream() {
+  public TransactionStream stream() {
     return stream;
   }
 
@@ -157,7 +157,7 @@ final class SourceTransaction {
   }
 
   /** True for a whole run (a streamed one too, whose commit may not be read yet). */
-  boolean complete() {
+  public boolean complete() {
     return commit != null || stream != null;
   }
 
@@ -186,7 +186,7 @@ final class SourceTransaction {
    * the outbound queue, waiting for its commit: use {@link #commands()} to apply. A packed one
    * decodes them at each call: the caller holds what it needs.
    */
-  List<InTransaction> body() {
+  public List<InTransaction> body() {
     if (stream != null) {
       return stream.readAll();
     }

@@ -65,7 +65,7 @@ public final class TransactionHandoff {
    *
    * @return the group, empty on time-out or when closed
    */
-  List<SourceTransaction> takeGroup(Supplier<GroupBound> bounds, long timeoutMillis)
+  public List<SourceTransaction> takeGroup(Supplier<GroupBound> bounds, long timeoutMillis)
       throws InterruptedException {
     long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     lock.lock();
@@ -151,7 +151,7 @@ public final class TransactionHandoff {
   }
 
   /** Bytes held now. */
-  long bytes() {
+  public long bytes() {
     lock.lock();
     try {
       return bytes;

@@ -1,7 +1,8 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.parallel;
 
 import io.openrs.dsi.dialect.ColumnMeta;
 import io.openrs.dsi.dialect.TableMeta;
+import io.openrs.dsi.internal.SourceTransaction;
 import io.openrs.ltl.Column;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.TableName;

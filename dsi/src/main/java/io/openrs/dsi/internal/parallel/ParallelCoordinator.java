@@ -1,7 +1,11 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.parallel;
 
 import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.SerializationMethod;
+import io.openrs.dsi.internal.Grouping;
+import io.openrs.dsi.internal.RunContext;
+import io.openrs.dsi.internal.SourceTransaction;
+import io.openrs.dsi.internal.TransactionStream;
 import io.openrs.ltl.Oqid;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

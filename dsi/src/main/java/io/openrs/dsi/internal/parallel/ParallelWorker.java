@@ -1,8 +1,14 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.parallel;
 
 import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.ErrorAction;
+import io.openrs.dsi.internal.DsiThread;
+import io.openrs.dsi.internal.ReplicateSession;
+import io.openrs.dsi.internal.RunContext;
+import io.openrs.dsi.internal.SourceTransaction;
+import io.openrs.dsi.internal.StatementFailure;
+import io.openrs.dsi.internal.TransactionStream;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;

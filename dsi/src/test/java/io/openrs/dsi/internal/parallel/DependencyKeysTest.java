@@ -1,9 +1,10 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.parallel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.openrs.dsi.dialect.ColumnMeta;
 import io.openrs.dsi.dialect.TableMeta;
+import io.openrs.dsi.internal.SourceTransaction;
 import io.openrs.ltl.Column;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
