@@ -32,7 +32,7 @@ public final class LastCommitStore {
    * Reads every row (and commits the read), waiting for a transaction of another session that wrote
    * one and has not ended ({@link Dialect#lastCommitSelect}).
    */
-  void load(Connection c) throws SQLException {
+  public void load(Connection c) throws SQLException {
     Optional<String> lock = dialect.lastCommitLock(schema);
     if (lock.isPresent()) {
       try (java.sql.Statement st = c.createStatement()) {

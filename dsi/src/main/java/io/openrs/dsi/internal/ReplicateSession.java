@@ -39,7 +39,7 @@ public final class ReplicateSession implements AutoCloseable {
     private static final long serialVersionUID = 1L;
     public final transient DsiFailure failure;
 
-    Down(DsiFailure failure) {
+    public Down(DsiFailure failure) {
       super(failure.describe());
       this.failure = failure;
     }
@@ -49,7 +49,7 @@ public final class ReplicateSession implements AutoCloseable {
   public static final class Stopping extends Exception {
     private static final long serialVersionUID = 1L;
 
-    Stopping() {
+    public Stopping() {
       super("the DSI is stopping");
     }
   }
@@ -73,7 +73,7 @@ public final class ReplicateSession implements AutoCloseable {
     return connection != null;
   }
 
-  Connection connection() {
+  public Connection connection() {
     return connection;
   }
 
@@ -659,14 +659,14 @@ public final class ReplicateSession implements AutoCloseable {
     return reconnects;
   }
 
-  int thread() {
+  public int thread() {
     return thread;
   }
 
   // ---- HVAR: compiled groups (io.openrs.dsi.hvar) ----------------------------------------------
 
   /** What an HVAR group does inside its replicate transaction, before rs_lastcommit and commit. */
-  interface GroupWork {
+  public interface GroupWork {
     void run(Connection c, StatementCache statements)
         throws StatementFailure, Stopping, InterruptedException;
   }
@@ -680,7 +680,7 @@ public final class ReplicateSession implements AutoCloseable {
    * @return empty once the group is committed (or found committed); otherwise the failure, the
    *     replicate transaction rolled back
    */
-  Optional<StatementFailure> applyWork(
+  public Optional<StatementFailure> applyWork(
       List<SourceTransaction> txs, GroupWork work, Map<DsiCounter, Long> counts)
       throws Stopping, InterruptedException {
     while (true) {
@@ -712,7 +712,7 @@ public final class ReplicateSession implements AutoCloseable {
    * transactions share one mode), switching the session if needed; and with {@code defer} checks
    * deferrable constraints at commit.
    */
-  void prepareGroup(boolean replicaMode, boolean defer) throws StatementFailure {
+  public void prepareGroup(boolean replicaMode, boolean defer) throws StatementFailure {
     applier.useReplicaMode(replicaMode);
     if (defer) {
       applier.deferConstraints();
@@ -723,7 +723,7 @@ public final class ReplicateSession implements AutoCloseable {
    * HVAR's compiling thread, holding the session before it sends a group's inserts ahead: the
    * session is in the group's mode; false if it cannot be (the group's apply then reports why).
    */
-  boolean readyForAhead(boolean replicaMode) {
+  public boolean readyForAhead(boolean replicaMode) {
     if (applier == null || connection == null) {
       return false;
     }
@@ -737,7 +737,7 @@ public final class ReplicateSession implements AutoCloseable {
   }
 
   /** The DOWN state for {@code t} failing with {@code f}. */
-  DsiFailure failureOf(SourceTransaction t, StatementFailure f, ErrorAction action) {
+  public DsiFailure failureOf(SourceTransaction t, StatementFailure f, ErrorAction action) {
     return failure(t, f, action);
   }
 }

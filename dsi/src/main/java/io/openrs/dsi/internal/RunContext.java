@@ -31,12 +31,12 @@ public final class RunContext {
   public final DsiMeters meters;
   final DsiErrorSink sink;
   final ErrorPolicy policy;
-  final HikariDataSource pool;
+  public final HikariDataSource pool;
   public final TransactionHandoff handoff;
   public final Clock clock;
 
   /** Which origins' transactions are applied in replica mode, and whether the user may. */
-  final OriginRules rules;
+  public final OriginRules rules;
 
   /** Source transactions and commands committed by this DSI (rs_ticket's DSI_T and DSI_C). */
   final LongAdder transactionsCommitted = new LongAdder();
@@ -93,7 +93,7 @@ public final class RunContext {
    * Once per run, on the first connection: learns the replicate's schema and creates {@code
    * rs_lastcommit} (and {@code rs_threads}) when missing.
    */
-  synchronized void ensureProgressTables(Connection c) throws SQLException {
+  public synchronized void ensureProgressTables(Connection c) throws SQLException {
     if (lastCommit == null) {
       String s = dialect.currentSchema(c);
       dialect.createProgressTables(c, s, threadRows());
@@ -111,7 +111,7 @@ public final class RunContext {
   }
 
   /** {@code t} is done (committed, already applied, or logged): the queue may be confirmed. */
-  void done(SourceTransaction t) {
+  public void done(SourceTransaction t) {
     progress.accumulateAndGet(t.last(), (a, b) -> a == null || b.isAfter(a) ? b : a);
   }
 
@@ -179,7 +179,7 @@ public final class RunContext {
   }
 
   /** Waits up to {@code d} (a reconnect back-off); true if the run is stopping. */
-  boolean awaitStop(Duration d) throws InterruptedException {
+  public boolean awaitStop(Duration d) throws InterruptedException {
     return stopping.await(d.toNanos(), TimeUnit.NANOSECONDS);
   }
 

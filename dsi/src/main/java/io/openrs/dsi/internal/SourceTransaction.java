@@ -152,7 +152,7 @@ public final class SourceTransaction {
     return seq;
   }
 
-  int origin() {
+  public int origin() {
     return origin;
   }
 
@@ -162,7 +162,7 @@ public final class SourceTransaction {
   }
 
   /** The commit OQID; only for complete transactions (streamed: once the commit is read). */
-  Oqid commitOqid() {
+  public Oqid commitOqid() {
     return commit()
         .orElseThrow(
             () ->
@@ -173,11 +173,11 @@ public final class SourceTransaction {
         .oqid();
   }
 
-  Optional<Commit> commit() {
+  public Optional<Commit> commit() {
     return stream != null ? stream.commit() : Optional.ofNullable(commit);
   }
 
-  Optional<Begin> begin() {
+  public Optional<Begin> begin() {
     return Optional.ofNullable(begin);
   }
 
@@ -210,7 +210,7 @@ public final class SourceTransaction {
    * A packed transaction's commands to read in place: {@code reader} reset on them (see {@link
    * #packed()}).
    */
-  PackedRowReader rows(PackedRowReader reader) {
+  public PackedRowReader rows(PackedRowReader reader) {
     if (packed == null) {
       throw new IllegalStateException(this + " is not held packed");
     }
@@ -226,22 +226,22 @@ public final class SourceTransaction {
   }
 
   /** True if its commands are held packed. */
-  boolean packed() {
+  public boolean packed() {
     return packed != null;
   }
 
   /** Inserts among its commands (a streamed one: 0, they are not held). */
-  int inserts() {
+  public int inserts() {
     return packed != null ? packed.inserts() : count(LtlCommand.Insert.class);
   }
 
   /** Updates among its commands (a streamed one: 0, they are not held). */
-  int updates() {
+  public int updates() {
     return packed != null ? packed.updates() : count(LtlCommand.Update.class);
   }
 
   /** Deletes among its commands (a streamed one: 0, they are not held). */
-  int deletes() {
+  public int deletes() {
     return packed != null ? packed.deletes() : count(LtlCommand.Delete.class);
   }
 
@@ -254,7 +254,7 @@ public final class SourceTransaction {
   }
 
   /** True if it holds DDL or a truncate (not for a streamed one: its commands are not held). */
-  boolean hasDdlOrTruncate() {
+  public boolean hasDdlOrTruncate() {
     if (stream != null) {
       throw new IllegalStateException("the commands of " + this + " are not held");
     }
@@ -300,12 +300,12 @@ public final class SourceTransaction {
   }
 
   /** Bytes of its messages in the queue (a streamed one: 0, its stream counts them). */
-  long bytes() {
+  public long bytes() {
     return bytes;
   }
 
   /** Commands between begin and commit (a streamed one: read so far). */
-  int size() {
+  public int size() {
     if (stream != null) {
       return stream.commands();
     }

@@ -22,16 +22,16 @@ public final class StatementFailure extends Exception {
   }
 
   /** The database refused {@code statement}. */
-  static StatementFailure database(String statement, SQLException e) {
+  public static StatementFailure database(String statement, SQLException e) {
     return new StatementFailure(statement, e.getMessage(), e, null);
   }
 
   /** The DSI's own error {@code code} (an {@code ErrorClass} number such as 5185). */
-  static StatementFailure dsi(String statement, String code, String message) {
+  public static StatementFailure dsi(String statement, String code, String message) {
     return new StatementFailure(statement, message, null, code);
   }
 
-  String statement() {
+  public String statement() {
     return statement;
   }
 

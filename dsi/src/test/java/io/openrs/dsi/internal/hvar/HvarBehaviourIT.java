@@ -1,4 +1,4 @@
-package io.openrs.dsi.hvar;
+package io.openrs.dsi.internal.hvar;
 
 import static io.openrs.dsi.testkit.Txs.i64;
 import static io.openrs.dsi.testkit.Txs.row;

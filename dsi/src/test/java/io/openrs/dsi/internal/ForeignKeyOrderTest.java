@@ -1,4 +1,4 @@
-package io.openrs.dsi.hvar;
+package io.openrs.dsi.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.openrs.dsi.hvar;
+package io.openrs.dsi.internal.hvar;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.dsi.DsiConnection;

@@ -1,10 +1,10 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.hvar;
 
 import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.dialect.TableMeta;
-import io.openrs.dsi.hvar.ForeignKeyOrder;
-import io.openrs.dsi.hvar.TableSource;
+import io.openrs.dsi.internal.ForeignKeyOrder;
+import io.openrs.dsi.internal.RunContext;
 import io.openrs.ltl.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;

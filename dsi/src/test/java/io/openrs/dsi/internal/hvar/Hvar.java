@@ -1,4 +1,4 @@
-package io.openrs.dsi.hvar;
+package io.openrs.dsi.internal.hvar;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;

@@ -1,11 +1,16 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.hvar;
 
 import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.ErrorClass;
-import io.openrs.dsi.hvar.BulkApplier;
-import io.openrs.dsi.hvar.BulkApplyException;
+import io.openrs.dsi.internal.GroupBound;
+import io.openrs.dsi.internal.Grouping;
+import io.openrs.dsi.internal.Jdbc;
+import io.openrs.dsi.internal.ReplicateSession;
+import io.openrs.dsi.internal.RunContext;
+import io.openrs.dsi.internal.SourceTransaction;
+import io.openrs.dsi.internal.StatementFailure;
 import io.openrs.ltl.TableName;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,9 +1,10 @@
-package io.openrs.dsi.hvar;
+package io.openrs.dsi.internal.hvar;
 
 import io.openrs.dsi.dialect.ColumnMeta;
 import io.openrs.dsi.dialect.Dialect;
 import io.openrs.dsi.dialect.TableMeta;
 import io.openrs.dsi.dialect.WorkColumn;
+import io.openrs.dsi.internal.ForeignKeyOrder;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.Value;
 import java.sql.Connection;

@@ -1,6 +1,8 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.hvar;
 
-import io.openrs.dsi.hvar.GroupPlan;
+import io.openrs.dsi.internal.ReplicateSession;
+import io.openrs.dsi.internal.RunContext;
+import io.openrs.dsi.internal.SourceTransaction;
 import io.openrs.ltl.TableName;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

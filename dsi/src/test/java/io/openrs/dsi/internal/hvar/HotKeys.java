@@ -1,4 +1,4 @@
-package io.openrs.dsi.hvar;
+package io.openrs.dsi.internal.hvar;
 
 import io.openrs.dsi.testkit.TestDb;
 import io.openrs.dsi.testkit.Workload;

@@ -1,11 +1,14 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.hvar;
 
 import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.ErrorAction;
-import io.openrs.dsi.hvar.GroupPlan;
-import io.openrs.dsi.hvar.NetChangeDb;
+import io.openrs.dsi.internal.DsiThread;
+import io.openrs.dsi.internal.GroupBound;
+import io.openrs.dsi.internal.ReplicateSession;
+import io.openrs.dsi.internal.RunContext;
+import io.openrs.dsi.internal.SourceTransaction;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.packed.PackedRowReader;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package io.openrs.dsi.hvar;
+package io.openrs.dsi.internal.hvar;
 
 import io.openrs.dsi.dialect.TableMeta;
 import io.openrs.ltl.TableName;

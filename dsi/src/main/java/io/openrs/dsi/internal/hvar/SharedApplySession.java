@@ -1,5 +1,6 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.hvar;
 
+import io.openrs.dsi.internal.ReplicateSession;
 import java.sql.Connection;
 import java.util.concurrent.locks.ReentrantLock;
 

@@ -1,9 +1,10 @@
-package io.openrs.dsi.internal;
+package io.openrs.dsi.internal.hvar;
 
 import io.openrs.dsi.dialect.Dialect;
 import io.openrs.dsi.dialect.RowStream;
 import io.openrs.dsi.dialect.TableMeta;
-import io.openrs.dsi.hvar.InsertStream;
+import io.openrs.dsi.internal.Jdbc;
+import io.openrs.dsi.internal.StatementFailure;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.Value;
 import io.openrs.ltl.packed.PackedRowReader;
