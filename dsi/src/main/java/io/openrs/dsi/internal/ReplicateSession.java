@@ -663,7 +663,7 @@ public final class ReplicateSession implements AutoCloseable {
     return thread;
   }
 
-  // ---- HVAR: compiled groups (io.openrs.dsi.hvar) ----------------------------------------------
+  // ---- HVAR: compiled groups (io.openrs.dsi.internal.hvar) -------------------------------------
 
   /** What an HVAR group does inside its replicate transaction, before rs_lastcommit and commit. */
   public interface GroupWork {
