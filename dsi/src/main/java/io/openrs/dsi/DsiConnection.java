@@ -3,7 +3,7 @@ package io.openrs.dsi;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.openrs.dsi.dialect.Dialect;
 import io.openrs.dsi.internal.DsiMeters;
-import io.openrs.dsi.internal.DsiRun;
+import io.openrs.dsi.internal.run.DsiRun;
 import io.openrs.queue.StableQueue;
 import java.time.Clock;
 import java.time.Duration;

@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * Everything a DSI reads from its connection's parameters, read once when the connection starts or
  * resumes ({@link #from}); changed values take effect at the next resume, as in Replication Server.
  *
- * @param numThreads {@code dsi_num_threads}: DSIEXEC threads (1: continuous mode)
+ * @param numThreads {@code dsi_num_threads}: DSIEXEC threads (1: continuous mode; see {@link
+ *     #applyMode()})
  * @param largeXactSize {@code dsi_large_xact_size}: a transaction with more commands is never
  *     grouped
  * @param serializationMethod {@code dsi_serialization_method} (parallel DSI only)
@@ -360,6 +361,17 @@ public record DsiSettings(
     public Hvar withTablesNotCompiled(Set<String> tables) {
       return new Hvar(enable, maxCmds, cdbMaxSizeBytes, retryThreshold, tables);
     }
+  }
+
+  /**
+   * How this DSI applies transactions: the one place the mode is worked out from {@code
+   * dsi_compile_enable} and {@code dsi_num_threads}.
+   */
+  public ApplyMode applyMode() {
+    if (hvar.enable()) {
+      return ApplyMode.HVAR;
+    }
+    return numThreads > 1 ? ApplyMode.PARALLEL : ApplyMode.CONTINUOUS;
   }
 
   /** The conversions for one replicate table ({@code schema.table}). */

@@ -44,6 +44,20 @@ class DsiSettingsTest {
   }
 
   @Test
+  void theApplyModeIsHvarWhenCompilingElseParallelWithSeveralThreads() {
+    ParameterValues v = ParameterValues.defaults(Scope.CONNECTION);
+    assertThat(DsiSettings.from(v).applyMode()).isEqualTo(ApplyMode.CONTINUOUS);
+    assertThat(DsiSettings.from(v.with("dsi_num_threads", "4")).applyMode())
+        .isEqualTo(ApplyMode.PARALLEL);
+    assertThat(DsiSettings.from(v.with("dsi_compile_enable", "on")).applyMode())
+        .isEqualTo(ApplyMode.HVAR);
+    assertThat(
+            DsiSettings.from(v.with("dsi_compile_enable", "on").with("dsi_num_threads", "4"))
+                .applyMode())
+        .isEqualTo(ApplyMode.HVAR);
+  }
+
+  @Test
   void largeTransactionThreadsArePartOfTheThreadsAndFewerThanThem() {
     ParameterValues v =
         ParameterValues.defaults(Scope.CONNECTION)

@@ -59,7 +59,7 @@ public final class DsiMeters implements AutoCloseable {
   private final Map<String, DistributionSummary> perTable = new ConcurrentHashMap<>();
 
   /** Adds an observation to a {@code DSI} summary. */
-  void record(DsiCounter c, long amount) {
+  public void record(DsiCounter c, long amount) {
     dsi.summary(c).record(amount);
   }
 
@@ -67,7 +67,7 @@ public final class DsiMeters implements AutoCloseable {
    * Adds an observation to a summary kept per replicate table and operation ({@code
    * HVARBatchRows}).
    */
-  void recordPerTable(DsiCounter c, String table, String op, long amount) {
+  public void recordPerTable(DsiCounter c, String table, String op, long amount) {
     if (!c.perTable()) {
       throw new IllegalArgumentException(c + " is not kept per table");
     }
@@ -91,17 +91,17 @@ public final class DsiMeters implements AutoCloseable {
   }
 
   /** A {@code DSI} timer. */
-  Timer timer(DsiCounter c) {
+  public Timer timer(DsiCounter c) {
     return dsi.timer(c);
   }
 
   /** The hand-off of the current run, for the {@code DSIHandoffBytes} gauge. */
-  void watch(TransactionHandoff h) {
+  public void watch(TransactionHandoff h) {
     this.handoff = h;
   }
 
   /** Adds to a {@code DSI} counter. */
-  void add(DsiCounter c, long n) {
+  public void add(DsiCounter c, long n) {
     dsi.add(c, n);
   }
 
@@ -196,7 +196,7 @@ public final class DsiMeters implements AutoCloseable {
       }
     }
 
-    void add(DsiCounter c, long n) {
+    public void add(DsiCounter c, long n) {
       LongAdder a = counts.get(c);
       if (a == null) {
         throw new IllegalArgumentException(c + " is not a counter of this module");
@@ -217,7 +217,7 @@ public final class DsiMeters implements AutoCloseable {
       return s;
     }
 
-    Timer timer(DsiCounter c) {
+    public Timer timer(DsiCounter c) {
       Timer t = timers.get(c);
       if (t == null) {
         throw new IllegalArgumentException(c + " is not a timer of this module");

@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
  * with a bound. The first exception out of {@code doWork} ends the loop and goes to {@link
  * #onFatal}; {@link #onExit()} runs last in every case. Named {@code rs-dsi-<component>-<ds.db>}.
  */
-abstract class DsiThread extends Thread {
+public abstract class DsiThread extends Thread {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean shutdownRequested;
 
-  DsiThread(String name) {
+  protected DsiThread(String name) {
     super(name);
     setDaemon(true);
   }
@@ -28,22 +28,22 @@ abstract class DsiThread extends Thread {
   /** Last thing the thread does. */
   protected abstract void onExit();
 
-  final boolean shutdownRequested() {
+  protected final boolean shutdownRequested() {
     return shutdownRequested;
   }
 
   /** Asks the thread to stop after its current step. */
-  void initiateShutdown() {
+  public void initiateShutdown() {
     shutdownRequested = true;
   }
 
   /** Waits up to {@code timeout} for the thread to end; true if it did. */
-  final boolean awaitShutdown(Duration timeout) throws InterruptedException {
+  public final boolean awaitShutdown(Duration timeout) throws InterruptedException {
     return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   /** True once the thread has ended (or never started and was abandoned). */
-  final boolean ended() {
+  public final boolean ended() {
     return stopped.getCount() == 0;
   }
 

@@ -6,7 +6,7 @@ package io.openrs.dsi.internal;
  * next transaction costs the same whatever the group's size (an HVAR group holds up to {@code
  * dsi_compile_max_cmds} commands: thousands of small transactions). One instance per group.
  */
-interface GroupBound {
+public interface GroupBound {
   /** Records the group's first transaction, taken whatever it holds. */
   void first(SourceTransaction t);
 

@@ -9,17 +9,17 @@ import io.openrs.dsi.DsiSettings;
  * incomplete run and, where DDL commits implicitly, a transaction holding DDL. Transactions of
  * different origins may share a group: each origin's row of rs_lastcommit is written in it.
  */
-final class Grouping {
+public final class Grouping {
   private final DsiSettings settings;
   private final boolean transactionalDdl;
 
-  Grouping(DsiSettings settings, boolean transactionalDdl) {
+  public Grouping(DsiSettings settings, boolean transactionalDdl) {
     this.settings = settings;
     this.transactionalDdl = transactionalDdl;
   }
 
   /** A bound for one new group. */
-  GroupBound newGroup() {
+  public GroupBound newGroup() {
     return new GroupBound() {
       private int transactions;
       private long bytes;

@@ -3,7 +3,7 @@ package io.openrs.dsi.internal;
 import java.sql.SQLException;
 
 /** Database errors in one line: SQLSTATE, vendor code and message (no credentials). */
-final class Jdbc {
+public final class Jdbc {
   private Jdbc() {}
 
   /**
@@ -11,7 +11,7 @@ final class Jdbc {
    * -ea} when its connection breaks) as an {@link SQLException} without SQLSTATE: the caller then
    * checks whether the connection still works and reconnects if not.
    */
-  static SQLException wrap(Throwable t) {
+  public static SQLException wrap(Throwable t) {
     return new SQLException("driver failure: " + t, null, 0, t);
   }
 

@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * reconnect, and skips every transaction whose commit OQID is at or below its origin's row (exactly
  * once). The in-memory copy only grows. Thread-safe.
  */
-final class LastCommitStore {
+public final class LastCommitStore {
   private final Dialect dialect;
   private final String schema;
   private final Map<Integer, Oqid> applied = new ConcurrentHashMap<>();
@@ -32,7 +32,7 @@ final class LastCommitStore {
    * Reads every row (and commits the read), waiting for a transaction of another session that wrote
    * one and has not ended ({@link Dialect#lastCommitSelect}).
    */
-  void load(Connection c) throws SQLException {
+  public void load(Connection c) throws SQLException {
     Optional<String> lock = dialect.lastCommitLock(schema);
     if (lock.isPresent()) {
       try (java.sql.Statement st = c.createStatement()) {
@@ -49,7 +49,7 @@ final class LastCommitStore {
   }
 
   /** True if the replicate already holds {@code t} (complete transactions only). */
-  boolean applied(SourceTransaction t) {
+  public boolean applied(SourceTransaction t) {
     if (!t.complete()) {
       return false;
     }
@@ -58,7 +58,7 @@ final class LastCommitStore {
   }
 
   /** The stored OQID of an origin. */
-  Optional<Oqid> of(int origin) {
+  public Optional<Oqid> of(int origin) {
     return Optional.ofNullable(applied.get(origin));
   }
 

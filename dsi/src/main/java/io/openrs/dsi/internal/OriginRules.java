@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * once). Also holds whether the DSI's user may turn replica mode on, probed on the run's first
  * connection. Thread-safe: one per run.
  */
-final class OriginRules {
+public final class OriginRules {
   private static final Logger LOG = LoggerFactory.getLogger(OriginRules.class);
 
   private final String name;
@@ -41,7 +41,7 @@ final class OriginRules {
    *
    * @throws IllegalStateException if the origin's profile cannot be read (the DSI stops)
    */
-  boolean replicaMode(int origin) {
+  public boolean replicaMode(int origin) {
     if (!keepTriggers) {
       return true;
     }

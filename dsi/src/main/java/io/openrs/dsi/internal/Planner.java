@@ -139,8 +139,7 @@ final class Planner {
       byName.put(t.name(), t);
     }
     List<TableName> order =
-        new ArrayList<>(
-            io.openrs.dsi.hvar.ForeignKeyOrder.parentsFirst(List.copyOf(byName.keySet()), parents));
+        new ArrayList<>(ForeignKeyOrder.parentsFirst(List.copyOf(byName.keySet()), parents));
     java.util.Collections.reverse(order);
     List<TableMeta> out = new ArrayList<>(order.size());
     for (TableName n : order) {

@@ -14,10 +14,10 @@ import java.sql.SQLException;
  * forever. The DSI decides what an error means ({@link ErrorPolicy}) and evicts a connection itself
  * when it reconnects. Immutable.
  */
-final class PoolEviction implements SQLExceptionOverride {
+public final class PoolEviction implements SQLExceptionOverride {
   private final Dialect dialect;
 
-  PoolEviction(Dialect dialect) {
+  public PoolEviction(Dialect dialect) {
     this.dialect = dialect;
   }
 

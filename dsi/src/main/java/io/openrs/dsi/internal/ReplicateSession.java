@@ -29,27 +29,27 @@ import org.slf4j.LoggerFactory;
  * failing statement exactly (and to skip statements mapped to {@code ignore}/{@code warn}), written
  * to the exceptions log ({@code log}) or stops the connection ({@link Down}).
  */
-final class ReplicateSession implements AutoCloseable {
+public final class ReplicateSession implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicateSession.class);
   private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
   /** The connection must stop: carries why. */
-  static final class Down extends Exception {
+  public static final class Down extends Exception {
     private static final long serialVersionUID = 1L;
-    final transient DsiFailure failure;
+    public final transient DsiFailure failure;
 
-    Down(DsiFailure failure) {
+    public Down(DsiFailure failure) {
       super(failure.describe());
       this.failure = failure;
     }
   }
 
   /** The run is stopping; unwinds without a failure. */
-  static final class Stopping extends Exception {
+  public static final class Stopping extends Exception {
     private static final long serialVersionUID = 1L;
 
-    Stopping() {
+    public Stopping() {
       super("the DSI is stopping");
     }
   }
@@ -62,18 +62,18 @@ final class ReplicateSession implements AutoCloseable {
   private Connection connection;
   private int reconnects;
 
-  ReplicateSession(RunContext ctx, int thread) {
+  public ReplicateSession(RunContext ctx, int thread) {
     this.ctx = ctx;
     this.thread = thread;
     this.name = ctx.name() + " DSIEXEC " + thread;
     this.meters = ctx.meters.exec(thread);
   }
 
-  boolean connected() {
+  public boolean connected() {
     return connection != null;
   }
 
-  Connection connection() {
+  public Connection connection() {
     return connection;
   }
 
@@ -89,7 +89,7 @@ final class ReplicateSession implements AutoCloseable {
    * @throws Stopping if the run stops first
    * @throws Down if the user may not apply as the settings require
    */
-  void connect() throws Down, Stopping, InterruptedException {
+  public void connect() throws Down, Stopping, InterruptedException {
     open();
     Optional<String> refused = ctx.rules.refusal();
     if (ctx.rules.alwaysReplica() && refused.isPresent()) {
@@ -248,7 +248,8 @@ final class ReplicateSession implements AutoCloseable {
    *
    * @throws Down if a transaction stops the connection (those before it are committed)
    */
-  void applyGroup(List<SourceTransaction> group) throws Down, Stopping, InterruptedException {
+  public void applyGroup(List<SourceTransaction> group)
+      throws Down, Stopping, InterruptedException {
     List<SourceTransaction> todo = unapplied(group);
     if (!todo.isEmpty() && ctx.takeSkip()) {
       SourceTransaction first = todo.remove(0);
@@ -415,7 +416,7 @@ final class ReplicateSession implements AutoCloseable {
    * Reads rs_lastcommit again (before re-applying units another thread may have committed just
    * before its connection broke).
    */
-  void reloadLastCommit() throws Stopping, InterruptedException {
+  public void reloadLastCommit() throws Stopping, InterruptedException {
     try {
       ctx.lastCommit().load(connection);
     } catch (SQLException | RuntimeException e) {
@@ -428,7 +429,7 @@ final class ReplicateSession implements AutoCloseable {
   }
 
   /** Opens a unit's replicate transaction: locks its rs_threads row first. */
-  void startUnit(long seq, int row) throws StatementFailure {
+  public void startUnit(long seq, int row) throws StatementFailure {
     applier.begin();
     try {
       java.sql.PreparedStatement ps =
@@ -444,12 +445,12 @@ final class ReplicateSession implements AutoCloseable {
   }
 
   /** Applies a unit's transactions (fast path), leaving its transaction open. */
-  void applyUnit(List<SourceTransaction> group) throws StatementFailure {
+  public void applyUnit(List<SourceTransaction> group) throws StatementFailure {
     applier.applyFast(group);
   }
 
   /** Waits, in the database, for the transaction holding rs_threads row {@code row} to end. */
-  void waitForRow(int row) throws StatementFailure {
+  public void waitForRow(int row) throws StatementFailure {
     Timer.Sample sample = Timer.start();
     try {
       java.sql.PreparedStatement ps =
@@ -470,7 +471,7 @@ final class ReplicateSession implements AutoCloseable {
   }
 
   /** Commits a unit (its predecessor has committed). */
-  void commitUnit(List<SourceTransaction> group) throws StatementFailure {
+  public void commitUnit(List<SourceTransaction> group) throws StatementFailure {
     commit(group);
   }
 
@@ -478,7 +479,7 @@ final class ReplicateSession implements AutoCloseable {
    * Rolls a unit back after {@code why} (null: its predecessor rolled back); drops the connection
    * if it is gone, so the next use reconnects.
    */
-  void abandon(StatementFailure why) {
+  public void abandon(StatementFailure why) {
     rollbackQuietly();
     if (why != null) {
       if (ctx.policy.kind(why).transientConflict()) {
@@ -493,7 +494,7 @@ final class ReplicateSession implements AutoCloseable {
   }
 
   /** A replicate table, from this thread's catalog (for dependency keys). */
-  io.openrs.dsi.dialect.TableMeta table(io.openrs.ltl.TableName name) throws SQLException {
+  public io.openrs.dsi.dialect.TableMeta table(io.openrs.ltl.TableName name) throws SQLException {
     return applier.table(connection, name);
   }
 
@@ -658,14 +659,14 @@ final class ReplicateSession implements AutoCloseable {
     return reconnects;
   }
 
-  int thread() {
+  public int thread() {
     return thread;
   }
 
-  // ---- HVAR: compiled groups (io.openrs.dsi.hvar) ----------------------------------------------
+  // ---- HVAR: compiled groups (io.openrs.dsi.internal.hvar) -------------------------------------
 
   /** What an HVAR group does inside its replicate transaction, before rs_lastcommit and commit. */
-  interface GroupWork {
+  public interface GroupWork {
     void run(Connection c, StatementCache statements)
         throws StatementFailure, Stopping, InterruptedException;
   }
@@ -679,7 +680,7 @@ final class ReplicateSession implements AutoCloseable {
    * @return empty once the group is committed (or found committed); otherwise the failure, the
    *     replicate transaction rolled back
    */
-  Optional<StatementFailure> applyWork(
+  public Optional<StatementFailure> applyWork(
       List<SourceTransaction> txs, GroupWork work, Map<DsiCounter, Long> counts)
       throws Stopping, InterruptedException {
     while (true) {
@@ -711,7 +712,7 @@ final class ReplicateSession implements AutoCloseable {
    * transactions share one mode), switching the session if needed; and with {@code defer} checks
    * deferrable constraints at commit.
    */
-  void prepareGroup(boolean replicaMode, boolean defer) throws StatementFailure {
+  public void prepareGroup(boolean replicaMode, boolean defer) throws StatementFailure {
     applier.useReplicaMode(replicaMode);
     if (defer) {
       applier.deferConstraints();
@@ -722,7 +723,7 @@ final class ReplicateSession implements AutoCloseable {
    * HVAR's compiling thread, holding the session before it sends a group's inserts ahead: the
    * session is in the group's mode; false if it cannot be (the group's apply then reports why).
    */
-  boolean readyForAhead(boolean replicaMode) {
+  public boolean readyForAhead(boolean replicaMode) {
     if (applier == null || connection == null) {
       return false;
     }
@@ -736,7 +737,7 @@ final class ReplicateSession implements AutoCloseable {
   }
 
   /** The DOWN state for {@code t} failing with {@code f}. */
-  DsiFailure failureOf(SourceTransaction t, StatementFailure f, ErrorAction action) {
+  public DsiFailure failureOf(SourceTransaction t, StatementFailure f, ErrorAction action) {
     return failure(t, f, action);
   }
 }

@@ -22,21 +22,21 @@ import java.util.function.Consumer;
  * What the threads of one DSI run (start or resume until stop) share: settings, the pool, the
  * hand-off, the applied position, the stop signal and where failures go. Thread-safe.
  */
-final class RunContext {
+public final class RunContext {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunContext.class);
 
   final DsiTarget target;
-  final Dialect dialect;
-  final DsiSettings settings;
-  final DsiMeters meters;
+  public final Dialect dialect;
+  public final DsiSettings settings;
+  public final DsiMeters meters;
   final DsiErrorSink sink;
   final ErrorPolicy policy;
-  final HikariDataSource pool;
-  final TransactionHandoff handoff;
-  final Clock clock;
+  public final HikariDataSource pool;
+  public final TransactionHandoff handoff;
+  public final Clock clock;
 
   /** Which origins' transactions are applied in replica mode, and whether the user may. */
-  final OriginRules rules;
+  public final OriginRules rules;
 
   /** Source transactions and commands committed by this DSI (rs_ticket's DSI_T and DSI_C). */
   final LongAdder transactionsCommitted = new LongAdder();
@@ -52,7 +52,7 @@ final class RunContext {
   private volatile LastCommitStore lastCommit;
   private volatile String schema;
 
-  RunContext(
+  public RunContext(
       DsiTarget target,
       Dialect dialect,
       DsiSettings settings,
@@ -80,12 +80,12 @@ final class RunContext {
   }
 
   /** {@code ds.db}. */
-  String name() {
+  public String name() {
     return target.name();
   }
 
   /** Rows of {@code rs_threads}: one per in-flight transaction a parallel DSI may have. */
-  int threadRows() {
+  public int threadRows() {
     return settings.numThreads() > 1 ? 2 * settings.numThreads() + 1 : 0;
   }
 
@@ -93,7 +93,7 @@ final class RunContext {
    * Once per run, on the first connection: learns the replicate's schema and creates {@code
    * rs_lastcommit} (and {@code rs_threads}) when missing.
    */
-  synchronized void ensureProgressTables(Connection c) throws SQLException {
+  public synchronized void ensureProgressTables(Connection c) throws SQLException {
     if (lastCommit == null) {
       String s = dialect.currentSchema(c);
       dialect.createProgressTables(c, s, threadRows());
@@ -102,7 +102,7 @@ final class RunContext {
     }
   }
 
-  LastCommitStore lastCommit() {
+  public LastCommitStore lastCommit() {
     return lastCommit;
   }
 
@@ -111,7 +111,7 @@ final class RunContext {
   }
 
   /** {@code t} is done (committed, already applied, or logged): the queue may be confirmed. */
-  void done(SourceTransaction t) {
+  public void done(SourceTransaction t) {
     progress.accumulateAndGet(t.last(), (a, b) -> a == null || b.isAfter(a) ? b : a);
   }
 
@@ -133,7 +133,7 @@ final class RunContext {
    * The statement a new DSI connection runs to commit asynchronously: present when {@code
    * dsi_synchronous_commit} is off and the dialect can.
    */
-  static java.util.Optional<String> asynchronousCommitStatement(
+  public static java.util.Optional<String> asynchronousCommitStatement(
       DsiSettings settings, Dialect dialect) {
     return settings.synchronousCommit()
         ? java.util.Optional.empty()
@@ -164,22 +164,22 @@ final class RunContext {
     return skipFirst.compareAndSet(true, false);
   }
 
-  boolean skipPending() {
+  public boolean skipPending() {
     return skipFirst.get();
   }
 
   /** Asks every thread of the run to stop and wakes those waiting. */
-  void requestStop() {
+  public void requestStop() {
     stopping.countDown();
     handoff.close();
   }
 
-  boolean stopping() {
+  public boolean stopping() {
     return stopping.getCount() == 0;
   }
 
   /** Waits up to {@code d} (a reconnect back-off); true if the run is stopping. */
-  boolean awaitStop(Duration d) throws InterruptedException {
+  public boolean awaitStop(Duration d) throws InterruptedException {
     return stopping.await(d.toNanos(), TimeUnit.NANOSECONDS);
   }
 
@@ -196,7 +196,7 @@ final class RunContext {
   }
 
   /** Reports the run's failure (the connection goes DOWN) and stops it. */
-  void fail(DsiFailure f) {
+  public void fail(DsiFailure f) {
     onFailure.accept(f);
     requestStop();
   }

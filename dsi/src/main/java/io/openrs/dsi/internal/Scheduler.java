@@ -19,11 +19,11 @@ import org.slf4j.LoggerFactory;
  * bounded hand-off, and confirms the reader up to what the executors have done, never further (with
  * {@code dsi_synchronous_commit off}: what is also flushed at the replicate, {@link
  * LogFlushTracker}). On exit it waits for the executors, confirms once more, closes the reader and
- * the pool. With large-transaction threads ({@link #streaming}), a run of more than {@code
- * dsi_large_xact_size} commands is handed on as a {@link TransactionStream} as soon as it is that
- * large, and fed as it is read.
+ * the pool. How it holds what it read is the run's choice ({@link Holding}): with large-transaction
+ * threads, a run of more than {@code dsi_large_xact_size} commands is handed on as a {@link
+ * TransactionStream} as soon as it is that large, and fed as it is read.
  */
-final class Scheduler extends DsiThread {
+public final class Scheduler extends DsiThread {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -41,7 +41,7 @@ final class Scheduler extends DsiThread {
   private QueueReader reader;
   private QueuePosition confirmed;
 
-  Scheduler(RunContext ctx, StableQueue queue, List<DsiThread> executors) {
+  public Scheduler(RunContext ctx, StableQueue queue, List<DsiThread> executors, Holding holding) {
     super("rs-dsi-s-" + ctx.name());
     this.ctx = ctx;
     this.queue = queue;
@@ -59,25 +59,33 @@ final class Scheduler extends DsiThread {
             ctx.meters.add(DsiCounter.CMDS_UNKNOWN, 1);
           }
         };
-    // HVAR holds transactions packed until it compiles them: a young collection then copies the
-    // hand-off's and the open groups' transactions as a few arrays, not as decoded objects.
     this.assembler =
-        ctx.settings.hvar().enable()
-            ? new TransactionAssembler(ctx.name(), this::handOff, events, true)
-            : new TransactionAssembler(
-                ctx.name(),
-                this::handOff,
-                events,
-                ctx.settings.largeXactSize(),
-                streaming(ctx.settings) ? new Feed() : null);
+        switch (holding) {
+          case WHOLE ->
+              new TransactionAssembler(
+                  ctx.name(), this::handOff, events, ctx.settings.largeXactSize(), null);
+          case STREAMED_WHEN_LARGE ->
+              new TransactionAssembler(
+                  ctx.name(), this::handOff, events, ctx.settings.largeXactSize(), new Feed());
+          case PACKED -> new TransactionAssembler(ctx.name(), this::handOff, events, true);
+        };
   }
 
-  /**
-   * True if large transactions are streamed: a parallel DSI with large-transaction threads ({@code
-   * dsi_num_large_xact_threads} above 0).
-   */
-  static boolean streaming(io.openrs.dsi.DsiSettings s) {
-    return s.numThreads() > 1 && s.numLargeXactThreads() > 0 && !s.hvar().enable();
+  /** How DSI-S holds the transactions it reads until an executor takes them (the run chooses). */
+  public enum Holding {
+    /** Each run whole and decoded, handed on once its commit is read. */
+    WHOLE,
+    /**
+     * As {@link #WHOLE}, but a run of more than {@code dsi_large_xact_size} commands is handed on
+     * as a {@link TransactionStream} as soon as it is that large, and fed as it is read (a parallel
+     * DSI with large-transaction threads).
+     */
+    STREAMED_WHEN_LARGE,
+    /**
+     * Each run whole and packed (HVAR, until it compiles them): a young collection then copies the
+     * hand-off's and the open groups' transactions as a few arrays, not as decoded objects.
+     */
+    PACKED
   }
 
   /** Opens and feeds streams on this thread, confirming and watching for stop while it waits. */

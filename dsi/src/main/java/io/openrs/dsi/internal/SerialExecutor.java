@@ -11,14 +11,14 @@ import org.slf4j.LoggerFactory;
  * The DSIEXEC thread of continuous mode: takes what is waiting in the hand-off as one group,
  * applies it, and marks it done; stops after the current group when asked.
  */
-final class SerialExecutor extends DsiThread {
+public final class SerialExecutor extends DsiThread {
   private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
 
   private final RunContext ctx;
   private final ReplicateSession session;
   private final Grouping grouping;
 
-  SerialExecutor(RunContext ctx) {
+  public SerialExecutor(RunContext ctx) {
     super("rs-dsi-exec-" + ctx.name() + "-1");
     this.ctx = ctx;
     this.session = new ReplicateSession(ctx, 1);

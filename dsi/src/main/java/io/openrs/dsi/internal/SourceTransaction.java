@@ -20,7 +20,7 @@ import java.util.Optional;
  * decoded, or (HVAR) {@linkplain PackedBody packed}, decoded afresh by {@link #body()} and {@link
  * #commands()}. Immutable (a streamed one learns its commit from its stream).
  */
-final class SourceTransaction {
+public final class SourceTransaction {
   private final long seq;
   private final int origin;
   private final Begin begin;
@@ -56,7 +56,7 @@ final class SourceTransaction {
   }
 
   /** A whole run. */
-  static SourceTransaction complete(
+  public static SourceTransaction complete(
       long seq,
       int origin,
       Begin begin,
@@ -79,7 +79,7 @@ final class SourceTransaction {
   }
 
   /** A whole run whose commands are held packed. */
-  static SourceTransaction complete(
+  public static SourceTransaction complete(
       long seq,
       int origin,
       Begin begin,
@@ -123,7 +123,7 @@ final class SourceTransaction {
    * A large transaction whose commands come from {@code stream}. It counts no bytes in the
    * hand-off: its buffered commands are counted by the stream.
    */
-  static SourceTransaction streamed(long seq, TransactionStream stream) {
+  public static SourceTransaction streamed(long seq, TransactionStream stream) {
     return new SourceTransaction(
         seq,
         stream.origin(),
@@ -138,12 +138,12 @@ final class SourceTransaction {
   }
 
   /** True for a large transaction handed on before its commit was read. */
-  boolean streamed() {
+  public boolean streamed() {
     return stream != null;
   }
 
   /** The stream of a {@link #streamed()} transaction, else null. */
-  TransactionStream stream() {
+  public TransactionStream stream() {
     return stream;
   }
 
@@ -152,17 +152,17 @@ final class SourceTransaction {
     return seq;
   }
 
-  int origin() {
+  public int origin() {
     return origin;
   }
 
   /** True for a whole run (a streamed one too, whose commit may not be read yet). */
-  boolean complete() {
+  public boolean complete() {
     return commit != null || stream != null;
   }
 
   /** The commit OQID; only for complete transactions (streamed: once the commit is read). */
-  Oqid commitOqid() {
+  public Oqid commitOqid() {
     return commit()
         .orElseThrow(
             () ->
@@ -173,11 +173,11 @@ final class SourceTransaction {
         .oqid();
   }
 
-  Optional<Commit> commit() {
+  public Optional<Commit> commit() {
     return stream != null ? stream.commit() : Optional.ofNullable(commit);
   }
 
-  Optional<Begin> begin() {
+  public Optional<Begin> begin() {
     return Optional.ofNullable(begin);
   }
 
@@ -186,7 +186,7 @@ final class SourceTransaction {
    * the outbound queue, waiting for its commit: use {@link #commands()} to apply. A packed one
    * decodes them at each call: the caller holds what it needs.
    */
-  List<InTransaction> body() {
+  public List<InTransaction> body() {
     if (stream != null) {
       return stream.readAll();
     }
@@ -210,7 +210,7 @@ final class SourceTransaction {
    * A packed transaction's commands to read in place: {@code reader} reset on them (see {@link
    * #packed()}).
    */
-  PackedRowReader rows(PackedRowReader reader) {
+  public PackedRowReader rows(PackedRowReader reader) {
     if (packed == null) {
       throw new IllegalStateException(this + " is not held packed");
     }
@@ -226,22 +226,22 @@ final class SourceTransaction {
   }
 
   /** True if its commands are held packed. */
-  boolean packed() {
+  public boolean packed() {
     return packed != null;
   }
 
   /** Inserts among its commands (a streamed one: 0, they are not held). */
-  int inserts() {
+  public int inserts() {
     return packed != null ? packed.inserts() : count(LtlCommand.Insert.class);
   }
 
   /** Updates among its commands (a streamed one: 0, they are not held). */
-  int updates() {
+  public int updates() {
     return packed != null ? packed.updates() : count(LtlCommand.Update.class);
   }
 
   /** Deletes among its commands (a streamed one: 0, they are not held). */
-  int deletes() {
+  public int deletes() {
     return packed != null ? packed.deletes() : count(LtlCommand.Delete.class);
   }
 
@@ -254,7 +254,7 @@ final class SourceTransaction {
   }
 
   /** True if it holds DDL or a truncate (not for a streamed one: its commands are not held). */
-  boolean hasDdlOrTruncate() {
+  public boolean hasDdlOrTruncate() {
     if (stream != null) {
       throw new IllegalStateException("the commands of " + this + " are not held");
     }
@@ -300,12 +300,12 @@ final class SourceTransaction {
   }
 
   /** Bytes of its messages in the queue (a streamed one: 0, its stream counts them). */
-  long bytes() {
+  public long bytes() {
     return bytes;
   }
 
   /** Commands between begin and commit (a streamed one: read so far). */
-  int size() {
+  public int size() {
     if (stream != null) {
       return stream.commands();
     }

@@ -10,7 +10,7 @@ import java.util.Map;
  * Prepared statements of one connection, reused by SQL text, least recently used closed first. Not
  * thread-safe: owned by the executor thread that owns the connection.
  */
-final class StatementCache {
+public final class StatementCache {
   private final Connection connection;
   private final int capacity;
   private final LinkedHashMap<String, PreparedStatement> cache =
@@ -22,7 +22,7 @@ final class StatementCache {
     this.capacity = capacity;
   }
 
-  PreparedStatement get(String sql) throws SQLException {
+  public PreparedStatement get(String sql) throws SQLException {
     PreparedStatement ps = cache.get(sql);
     if (ps == null) {
       ps = connection.prepareStatement(sql);

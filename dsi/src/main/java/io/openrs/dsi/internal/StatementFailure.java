@@ -7,7 +7,7 @@ import java.util.Optional;
  * A statement (or batch) the replicate refused, or a change the DSI cannot express: carries the
  * statement text with its values and, for database errors, the {@link SQLException}.
  */
-final class StatementFailure extends Exception {
+public final class StatementFailure extends Exception {
   private static final long serialVersionUID = 1L;
 
   private final String statement;
@@ -22,16 +22,16 @@ final class StatementFailure extends Exception {
   }
 
   /** The database refused {@code statement}. */
-  static StatementFailure database(String statement, SQLException e) {
+  public static StatementFailure database(String statement, SQLException e) {
     return new StatementFailure(statement, e.getMessage(), e, null);
   }
 
   /** The DSI's own error {@code code} (an {@code ErrorClass} number such as 5185). */
-  static StatementFailure dsi(String statement, String code, String message) {
+  public static StatementFailure dsi(String statement, String code, String message) {
     return new StatementFailure(statement, message, null, code);
   }
 
-  String statement() {
+  public String statement() {
     return statement;
   }
 
@@ -53,7 +53,7 @@ final class StatementFailure extends Exception {
   }
 
   /** SQLSTATE, vendor code and message in one line. */
-  String describeError() {
+  public String describeError() {
     StringBuilder sb = new StringBuilder();
     sqlState().ifPresent(s -> sb.append("SQLSTATE ").append(s).append(", "));
     if (vendorCode() != 0) {

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * read and the executors have not taken stays within the bound. Closing it wakes every waiter.
  * Thread-safe.
  */
-final class TransactionHandoff {
+public final class TransactionHandoff {
   private final long maxBytes;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notFull = lock.newCondition();
@@ -65,7 +65,7 @@ final class TransactionHandoff {
    *
    * @return the group, empty on time-out or when closed
    */
-  List<SourceTransaction> takeGroup(Supplier<GroupBound> bounds, long timeoutMillis)
+  public List<SourceTransaction> takeGroup(Supplier<GroupBound> bounds, long timeoutMillis)
       throws InterruptedException {
     long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     lock.lock();
@@ -151,7 +151,7 @@ final class TransactionHandoff {
   }
 
   /** Bytes held now. */
-  long bytes() {
+  public long bytes() {
     lock.lock();
     try {
       return bytes;

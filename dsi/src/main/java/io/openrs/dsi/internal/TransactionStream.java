@@ -47,17 +47,17 @@ import java.util.function.BooleanSupplier;
  *
  * Thread-safe.
  */
-final class TransactionStream {
+public final class TransactionStream {
 
   /** How the run ended, as far as DSI-S has read. */
-  enum Outcome {
+  public enum Outcome {
     OPEN,
     COMMITTED,
     DROPPED
   }
 
   /** The run was dropped: whatever was applied from it must be rolled back. */
-  static final class Dropped extends RuntimeException {
+  public static final class Dropped extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     Dropped(String message) {
@@ -66,7 +66,7 @@ final class TransactionStream {
   }
 
   /** The live apply cannot go on: the run stops, or a command must be applied another way. */
-  static final class Interrupted extends RuntimeException {
+  public static final class Interrupted extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     Interrupted(String message) {
@@ -78,7 +78,7 @@ final class TransactionStream {
    * The live apply met DDL on a replicate where DDL commits implicitly: the transaction is rolled
    * back and applied alone, in commit order, read again from the queue.
    */
-  static final class NeedsReplay extends RuntimeException {
+  public static final class NeedsReplay extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     NeedsReplay(String message) {
@@ -235,7 +235,7 @@ final class TransactionStream {
   }
 
   /** Runs {@code r} when the run's end is read (at once if it is). */
-  void onEnd(Runnable r) {
+  public void onEnd(Runnable r) {
     onEnd = r;
     if (finished()) {
       r.run();
@@ -248,7 +248,7 @@ final class TransactionStream {
    * From now on the commands are not kept: they are read again from the queue once the commit is
    * read. Frees the buffer; DSI-S no longer waits for room.
    */
-  void detach() {
+  public void detach() {
     lock.lock();
     try {
       if (!detached) {
@@ -267,7 +267,7 @@ final class TransactionStream {
     buffered = 0;
   }
 
-  boolean isDetached() {
+  public boolean isDetached() {
     lock.lock();
     try {
       return detached;
@@ -277,7 +277,7 @@ final class TransactionStream {
   }
 
   /** The unit is handed to a large-transaction thread: its next {@link #commands()} is live. */
-  void claimLive() {
+  public void claimLive() {
     lock.lock();
     try {
       liveClaimed = true;
@@ -286,7 +286,7 @@ final class TransactionStream {
     }
   }
 
-  Outcome outcome() {
+  public Outcome outcome() {
     lock.lock();
     try {
       return outcome;
@@ -295,7 +295,7 @@ final class TransactionStream {
     }
   }
 
-  boolean finished() {
+  public boolean finished() {
     return outcome() != Outcome.OPEN;
   }
 
@@ -304,7 +304,7 @@ final class TransactionStream {
    *
    * @throws Interrupted if the DSI stops first
    */
-  Outcome awaitFinished() throws InterruptedException {
+  public Outcome awaitFinished() throws InterruptedException {
     lock.lock();
     try {
       while (outcome == Outcome.OPEN) {
@@ -319,11 +319,11 @@ final class TransactionStream {
     }
   }
 
-  int origin() {
+  public int origin() {
     return origin;
   }
 
-  Begin begin() {
+  public Begin begin() {
     return begin;
   }
 
@@ -372,7 +372,7 @@ final class TransactionStream {
   }
 
   /** Tables (schema.table) written so far. */
-  Set<String> tables() {
+  public Set<String> tables() {
     lock.lock();
     try {
       return Collections.unmodifiableSet(new LinkedHashSet<>(tables));
@@ -382,7 +382,7 @@ final class TransactionStream {
   }
 
   /** True once a DDL command was read. */
-  boolean hasDdl() {
+  public boolean hasDdl() {
     lock.lock();
     try {
       return ddl;
