@@ -344,7 +344,8 @@ class LtlLinkTransportIT {
 
   @Test
   void aVersion3AgentStillWorksAgainstTheVersion4Server() throws Exception {
-    start(Map.of("ltl_compression", "any"));
+    // A version 3 agent sends its password in the Hello: accepted only with exec_hello_password.
+    start(Map.of("ltl_compression", "any", "exec_hello_password", "on"));
     LtlClient agent = connect("localhost", ClientTls.OFF, hello(2, 3, List.of()));
     assertThat(agent.welcome().version()).isEqualTo(WireProtocol.VERSION_3);
     assertThat(agent.welcome().compression()).isEqualTo(LtlCompression.NONE);
