@@ -7,7 +7,7 @@
 #      (scripts/setup-databases.sh: idempotent, restarts a server only when a
 #      setting changed),
 #   2. builds every module and installs it in the local Maven repository
-#      (mvn -B -ntp install -DskipTests; also e2e/target/benchmarks.jar), and
+#      (mvn -B -ntp install -DskipTests; also benchmarks/target/benchmarks.jar), and
 #   3. runs the replication demo (docs/demo.md) with the embedded defaults:
 #      a primary and a replicate database on the local PostgreSQL (MariaDB to
 #      PostgreSQL with --source mariadb), the replication server with its

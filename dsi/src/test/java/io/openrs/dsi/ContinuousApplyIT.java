@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.openrs.config.param.ParameterValues;
-import io.openrs.config.param.Scope;
 import io.openrs.dsi.testkit.Awaits;
 import io.openrs.dsi.testkit.OutboundQueueFixture;
 import io.openrs.dsi.testkit.RecordingSink;
 import io.openrs.dsi.testkit.Replicate;
+import io.openrs.dsi.testkit.Settings;
 import io.openrs.dsi.testkit.TestDb;
 import io.openrs.dsi.testkit.Workload;
 import io.openrs.ltl.Oqid;
@@ -36,11 +35,7 @@ class ContinuousApplyIT {
   @TempDir Path dir;
 
   static DsiSettings settings(String... nameValues) {
-    ParameterValues v = ParameterValues.defaults(Scope.CONNECTION);
-    for (int i = 0; i < nameValues.length; i += 2) {
-      v = v.with(nameValues[i], nameValues[i + 1]);
-    }
-    return DsiSettings.from(v);
+    return Settings.connection(nameValues);
   }
 
   @ParameterizedTest

@@ -1,12 +1,11 @@
 package io.openrs.dsi.internal.hvar;
 
-import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.openrs.config.param.ParameterValues;
 import io.openrs.config.param.Scope;
 import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiSettings;
+import io.openrs.dsi.testkit.Meters;
 import io.openrs.dsi.testkit.TestDb;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,21 +34,12 @@ final class Hvar {
 
   /** A DSI counter's value (summed over DSIEXEC threads), read from the registry. */
   static long counter(MeterRegistry r, DsiCounter c) {
-    double sum = 0;
-    for (FunctionCounter f :
-        r.find(c.counterName()).tag("module", c.module().name()).functionCounters()) {
-      sum += f.count();
-    }
-    return (long) sum;
+    return Meters.counter(r, c);
   }
 
   /** A summary's count of observations. */
   static long observations(MeterRegistry r, DsiCounter c) {
-    long n = 0;
-    for (DistributionSummary s : r.find(c.counterName()).summaries()) {
-      n += s.count();
-    }
-    return n;
+    return Meters.observations(r, c);
   }
 
   /** Rows of a query, each as its columns' text joined by commas, in the query's order. */
