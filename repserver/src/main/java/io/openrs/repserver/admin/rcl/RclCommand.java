@@ -868,8 +868,8 @@ public sealed interface RclCommand {
 
     /**
      * Whether a module name, written bare right after {@code admin stats,}, would read as a keyword
-     * there ({@code all}, {@code display}, {@code save} or an action such as {@code reset}), so that
-     * it must be printed double-quoted to parse back as a module name.
+     * there ({@code all}, {@code display}, {@code save} or an action such as {@code reset}), so
+     * that it must be printed double-quoted to parse back as a module name.
      */
     private static boolean readsAsKeyword(String module) {
       return module.equals("all")

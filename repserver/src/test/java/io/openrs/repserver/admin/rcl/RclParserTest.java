@@ -367,8 +367,7 @@ class RclParserTest {
         Arguments.of(
             "admin stats, \"display\"", stats(StatsAction.SHOW, "display", null, null, null, null)),
         Arguments.of(
-            "admin stats, \"save\", save, 5",
-            stats(StatsAction.SAVE, "save", null, null, 5, null)),
+            "admin stats, \"save\", save, 5", stats(StatsAction.SAVE, "save", null, null, 5, null)),
         Arguments.of("rs_dump_stats", new RsDumpStats()),
         Arguments.of("rs_helpcounter", new RsHelpCounter(NONE)),
         Arguments.of("rs_helpcounter sqm", new RsHelpCounter(Optional.of("sqm"))),
