@@ -82,9 +82,10 @@ for target in "${selected[@]}"; do
   execs=$(grep -aoE '#[0-9]+.*exec/s: [0-9]+' "$log" | tail -1 | grep -oE 'exec/s: [0-9]+' || true)
   peak=$(grep -oE '[0-9]+M->[0-9]+M' "$gclog" 2>/dev/null | cut -dM -f1 | sort -n | tail -1 || true)
   live=$(grep -oE '[0-9]+M->[0-9]+M' "$gclog" 2>/dev/null | cut -d'>' -f2 | tr -d M | sort -n | tail -1 || true)
+  last=$(grep -oE '[0-9]+M->[0-9]+M' "$gclog" 2>/dev/null | tail -1 | cut -d'>' -f2 | tr -d M || true)
   after=$(find "$ROOT/$module/src/test/resources" -name 'crash-*' | sort)
   found=$(comm -13 <(echo "$before") <(echo "$after") | sed '/^$/d')
-  echo "   ${runs:-no 'Done' line (see $log)}; ${execs:-exec/s unknown}; heap used at most ${peak:-?} MiB before a GC, ${live:-?} MiB after (of $HEAP)"
+  echo "   ${runs:-no 'Done' line (see $log)}; ${execs:-exec/s unknown}; heap used at most ${peak:-?} MiB before a GC, at most ${live:-?} MiB after one (Jazzer's start-up included), ${last:-?} MiB after the last (of $HEAP)"
   if [[ -n "$found" ]]; then
     echo "   findings:"; echo "$found" | sed 's/^/     /'
   fi
