@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
  * The one naming convention of OpenRS threads: {@code rs-<module>-<component>[-<id>]}, e.g. {@code
  * rs-sqm-writer-101:1}, {@code rs-dsi-exec-rds.rdb-2}, {@code rs-pgwire-worker-3}. {@code module}
  * and {@code component} are short lower-case words (letters and digits); the id says which instance
- * (a queue, a connection, an agent, a pool member) and may hold any characters but white space.
- * {@code jstack}, {@code top -H} and the logs' thread column then show who is who.
+ * (a queue, a connection, an agent, a pool member) is the instance's own name, unchanged. {@code
+ * jstack}, {@code top -H} and the logs' thread column then show who is who.
  *
  * <p>Thread factories for executors ({@link #factory}, {@link #numberedFactory}) make daemon
  * threads named by the convention that report an uncaught failure through slf4j with their name, as
@@ -20,8 +20,7 @@ import org.slf4j.LoggerFactory;
 public final class ThreadNames {
   private static final Logger LOG = LoggerFactory.getLogger(ThreadNames.class);
   private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9]*");
-  private static final Pattern ID = Pattern.compile("\\S+");
-  private static final Pattern NAME = Pattern.compile("rs-[a-z][a-z0-9]*-[a-z][a-z0-9]*(-\\S+)?");
+  private static final Pattern NAME = Pattern.compile("rs-[a-z][a-z0-9]*-[a-z][a-z0-9]*(-.+)?");
 
   /** Logs a thread's uncaught failure once, with the thread's name. */
   static final Thread.UncaughtExceptionHandler REPORT_UNCAUGHT =
@@ -42,9 +41,9 @@ public final class ThreadNames {
   /** {@code rs-<module>-<component>-<id>}. */
   public static String of(String module, String component, Object id) {
     String text = String.valueOf(id);
-    if (!ID.matcher(text).matches()) {
+    if (text.isEmpty()) {
       throw new IllegalArgumentException(
-          "thread id must be non-empty without white space, got \"" + text + "\"");
+          "thread id of rs-" + module + "-" + component + " is empty");
     }
     return of(module, component) + "-" + text;
   }

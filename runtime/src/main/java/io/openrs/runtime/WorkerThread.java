@@ -86,7 +86,7 @@ public abstract class WorkerThread extends Thread {
   protected void onExit() {}
 
   /** True once {@link #initiateShutdown()} was called. */
-  protected final boolean shutdownRequested() {
+  public final boolean shutdownRequested() {
     return shutdownRequested;
   }
 

@@ -27,9 +27,7 @@ class ThreadNamesTest {
     assertThatThrownBy(() -> ThreadNames.of("dsi", "exec-1"))
         .hasMessageContaining("component")
         .hasMessageContaining("\"exec-1\"");
-    assertThatThrownBy(() -> ThreadNames.of("dsi", "s", "a b"))
-        .hasMessageContaining("thread id")
-        .hasMessageContaining("\"a b\"");
+    assertThatThrownBy(() -> ThreadNames.of("dsi", "s", "")).hasMessageContaining("thread id");
   }
 
   @Test
