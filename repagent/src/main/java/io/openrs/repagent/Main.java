@@ -1,6 +1,7 @@
 package io.openrs.repagent;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.openrs.runtime.ThreadNames;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +42,7 @@ public final class Main implements Callable<Integer> {
                   System.out.println("repagent " + settings.agentName() + " stopped");
                   System.out.flush();
                 },
-                "shutdown"));
+                ThreadNames.of("repagent", "shutdown")));
     agent.start();
     // The banner only once the log reader covers every later commit (slot created, binlog
     // position fixed): a row committed after it is captured. A failure first prints none.
