@@ -5,6 +5,7 @@ import io.openrs.dsi.dialect.Dialect;
 import io.openrs.dsi.internal.DsiMeters;
 import io.openrs.dsi.internal.run.DsiRun;
 import io.openrs.queue.StableQueue;
+import io.openrs.runtime.ThreadNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -292,19 +293,18 @@ public final class DsiConnection implements AutoCloseable {
    */
   private void restartLater(DsiRun run) {
     Thread t =
-        new Thread(
-            () -> {
-              synchronized (lifecycle) {
-                Current c = current.get();
-                if (closed || c.run() != run || c.state().status() != DsiState.Status.RUNNING) {
-                  return;
-                }
-                stopRun();
-                startRun(false);
-              }
-            },
-            "rs-dsi-restart-" + target.name());
-    t.setDaemon(true);
+        ThreadNames.factory("dsi", "restart", target.name())
+            .newThread(
+                () -> {
+                  synchronized (lifecycle) {
+                    Current c = current.get();
+                    if (closed || c.run() != run || c.state().status() != DsiState.Status.RUNNING) {
+                      return;
+                    }
+                    stopRun();
+                    startRun(false);
+                  }
+                });
     t.start();
   }
 

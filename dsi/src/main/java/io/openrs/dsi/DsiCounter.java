@@ -1,31 +1,36 @@
 package io.openrs.dsi;
 
+import io.openrs.runtime.CounterDefinition;
+import io.openrs.runtime.CounterKind;
+import io.openrs.runtime.CounterModule;
+
 /**
  * The catalogue of the DSI's monitor counters, named as Replication Server names them where it has
  * a name ({@code rsName}) and ours otherwise. Registered in Micrometer with tags {@code module}
  * ({@code DSI} for the scheduler, {@code DSIEXEC} for the executor threads) and {@code instance}
  * (the replicate connection, {@code ds.db}); {@code DSIEXEC} meters add {@code thread} (1, 2, ...).
- * {@code docs/counters.md} describes each one (checked by a test).
+ * {@code docs/counters.md} describes each one (checked by a test). The {@link CounterDefinition}
+ * pattern of every module's catalogue.
  */
-public enum DsiCounter {
+public enum DsiCounter implements CounterDefinition {
   CMDS_READ(
       "DSICmdsRead",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "commands",
       true,
       "Commands read from the outbound queue."),
   READ_TRANS(
       "DSIReadTransUngrouped",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       true,
       "Whole transactions (begin ... commit runs) read from the outbound queue."),
   TRANS_DROPPED(
       "DSITransDropped",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Unfinished runs dropped: a begin arrived before the commit of the run before it (a crash"
@@ -33,14 +38,14 @@ public enum DsiCounter {
   CMDS_UNKNOWN(
       "DSICmdsUnknown",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "commands",
       false,
       "Queue messages holding a command kind this version does not know, skipped."),
   TRANS_IGNORED(
       "DSITransIgnored",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Transactions not applied because rs_lastcommit says the replicate already has them (read"
@@ -48,28 +53,28 @@ public enum DsiCounter {
   TRAN_GROUPS_COMMIT(
       "DSITranGroupsCommit",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       true,
       "Replicate transactions committed, each holding one or more grouped source transactions."),
   TRANS_UNGROUPED_COMMIT(
       "DSITransUngroupedCommit",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       true,
       "Source transactions committed at the replicate."),
   CMDS_SUCCEED(
       "DSICmdsSucceed",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "commands",
       true,
       "Commands of committed source transactions."),
   GROUPS_SPLIT(
       "DSIGroupsSplit",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       false,
       "Groups that failed and were re-applied transaction by transaction to find the failing"
@@ -77,7 +82,7 @@ public enum DsiCounter {
   TRANS_RETRIED(
       "DSITransRetried",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Transactions rolled back and applied again after a retryable error (deadlock,"
@@ -85,21 +90,21 @@ public enum DsiCounter {
   DEADLOCKS(
       "DSIDeadlocks",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "errors",
       false,
       "Deadlocks and serialization failures the replicate reported."),
   RECONNECTS(
       "DSIReconnects",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "connections",
       false,
       "Replicate connections re-opened after the old one was lost."),
   TRANS_LOGGED(
       "DSITransLogged",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Transactions written to the exceptions log instead of being applied (resume connection"
@@ -107,7 +112,7 @@ public enum DsiCounter {
   ERRORS_IGNORED(
       "DSIErrorsIgnored",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "errors",
       false,
       "Statements whose error the error class maps to ignore or warn: rolled back alone, the"
@@ -115,7 +120,7 @@ public enum DsiCounter {
   ALL_THREADS_IN_USE(
       "AllThreadsInUse",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "events",
       true,
       "Times a transaction was ready to start but every DSIEXEC thread was busy (parallel DSI):"
@@ -123,7 +128,7 @@ public enum DsiCounter {
   PARALLEL_ROLLBACKS(
       "DSIParallelRollbacks",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Transactions rolled back because an earlier one running beside them failed; they are"
@@ -131,7 +136,7 @@ public enum DsiCounter {
   ALL_LARGE_THREADS_IN_USE(
       "AllLargeThreadsInUse",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "events",
       true,
       "Times a large transaction could start but every large-transaction thread"
@@ -140,7 +145,7 @@ public enum DsiCounter {
   LARGE_STREAMED(
       "DSILargeTransStreamed",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Large transactions started on a large-transaction thread before their commit was read,"
@@ -148,7 +153,7 @@ public enum DsiCounter {
   LARGE_ROLLED_BACK(
       "DSILargeTransRolledBack",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Streamed large transactions rolled back at the replicate because their run turned out"
@@ -156,7 +161,7 @@ public enum DsiCounter {
   LARGE_REREAD(
       "DSILargeTransReread",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "Times the commands of a large transaction were read again from the outbound queue (it"
@@ -165,7 +170,7 @@ public enum DsiCounter {
   HANDOFF_BYTES(
       "DSIHandoffBytes",
       Module.DSI,
-      Kind.GAUGE,
+      CounterKind.GAUGE,
       "bytes",
       false,
       "Bytes of read transactions waiting for a DSIEXEC thread, the buffered commands of a"
@@ -176,7 +181,7 @@ public enum DsiCounter {
   HVAR_CMDS_COMPILED(
       "HVARCmdsCompiled",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "commands",
       false,
       "HVAR: commands compiled into net-change sets (of committed groups and of groups that fell"
@@ -184,7 +189,7 @@ public enum DsiCounter {
   HVAR_NET_INSERTS(
       "HVARNetInserts",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "rows",
       false,
       "HVAR: net rows inserted (rows that did not exist before their group; the insert half of a"
@@ -192,21 +197,21 @@ public enum DsiCounter {
   HVAR_NET_UPDATES(
       "HVARNetUpdates",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "rows",
       false,
       "HVAR: net rows updated (final values of each changed row), in committed groups."),
   HVAR_NET_DELETES(
       "HVARNetDeletes",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "rows",
       false,
       "HVAR: net rows deleted (rows that existed before their group), in committed groups."),
   HVAR_COMPILE_RATIO(
       "HVARCompileRatio",
       Module.DSI,
-      Kind.GAUGE,
+      CounterKind.GAUGE,
       "ratio",
       false,
       "HVAR: commands compiled per net row applied since the connection started"
@@ -215,7 +220,7 @@ public enum DsiCounter {
   HVAR_GROUP_CMDS(
       "HVARGroupCmds",
       Module.DSI,
-      Kind.SUMMARY,
+      CounterKind.SUMMARY,
       "commands",
       false,
       "HVAR groups closed, with the commands of each (count: groups; total: commands;"
@@ -223,7 +228,7 @@ public enum DsiCounter {
   HVAR_CLOSED_EMPTY(
       "HVARGroupsClosedEmpty",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       false,
       "HVAR groups closed because no further transaction was waiting: light load, small groups,"
@@ -231,21 +236,21 @@ public enum DsiCounter {
   HVAR_CLOSED_MAX_CMDS(
       "HVARGroupsClosedMaxCmds",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       false,
       "HVAR groups closed because the next transaction would pass dsi_compile_max_cmds."),
   HVAR_CLOSED_CDB_SIZE(
       "HVARGroupsClosedCdbSize",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       false,
       "HVAR groups closed because their net changes and transactions reached dsi_cdb_max_size."),
   HVAR_CLOSED_NO_COMPILE(
       "HVARGroupsClosedNoCompile",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       false,
       "HVAR groups closed at a transaction that cannot be compiled (DDL, truncate, rs_ticket,"
@@ -253,7 +258,7 @@ public enum DsiCounter {
   HVAR_CLOSED_REPLICA_MODE(
       "HVARGroupsClosedReplicaMode",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       false,
       "HVAR groups closed at a transaction whose origin needs the other replica mode (a PostgreSQL"
@@ -262,7 +267,7 @@ public enum DsiCounter {
   HVAR_TRANS_CONTINUOUS(
       "HVARTransContinuous",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       false,
       "HVAR: transactions applied in continuous mode, between groups, because they cannot be"
@@ -270,14 +275,14 @@ public enum DsiCounter {
   HVAR_COMPILE_TIME(
       "HVARCompileTime",
       Module.DSI,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       false,
       "HVAR: groups and the time spent compiling their transactions into net changes."),
   HVAR_LOAD_TIME(
       "HVARLoadTime",
       Module.DSI,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       false,
       "HVAR: groups and the time spent loading their net rows through the bulk interface (work"
@@ -285,7 +290,7 @@ public enum DsiCounter {
   HVAR_APPLY_TIME(
       "HVARApplyTime",
       Module.DSI,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       false,
       "HVAR: groups and the time of their set-based statements (join delete, join update,"
@@ -293,14 +298,14 @@ public enum DsiCounter {
   HVAR_COMMIT_TIME(
       "HVARCommitTime",
       Module.DSI,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       false,
       "HVAR: groups and the time writing rs_lastcommit and committing them."),
   HVAR_FALLBACKS(
       "HVARGroupsFallback",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "groups",
       false,
       "HVAR groups whose bulk apply failed and that were rolled back and applied again in"
@@ -308,7 +313,7 @@ public enum DsiCounter {
   HVAR_TABLES_CONTINUOUS(
       "HVARTablesContinuous",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "tables",
       false,
       "Replicate tables switched to continuous mode until the connection resumes, after"
@@ -316,7 +321,7 @@ public enum DsiCounter {
   HVAR_BATCH_ROWS(
       "HVARBatchRows",
       Module.DSI,
-      Kind.SUMMARY,
+      CounterKind.SUMMARY,
       "rows",
       false,
       true,
@@ -327,47 +332,55 @@ public enum DsiCounter {
   COMMITS_READ(
       "CommitsRead",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "transactions",
       true,
       "Source transactions this thread applied and committed."),
-  INSERTS_READ("InsertsRead", Module.DSIEXEC, Kind.COUNTER, "commands", true, "Inserts applied."),
-  UPDATES_READ("UpdatesRead", Module.DSIEXEC, Kind.COUNTER, "commands", true, "Updates applied."),
-  DELETES_READ("DeletesRead", Module.DSIEXEC, Kind.COUNTER, "commands", true, "Deletes applied."),
+  INSERTS_READ(
+      "InsertsRead", Module.DSIEXEC, CounterKind.COUNTER, "commands", true, "Inserts applied."),
+  UPDATES_READ(
+      "UpdatesRead", Module.DSIEXEC, CounterKind.COUNTER, "commands", true, "Updates applied."),
+  DELETES_READ(
+      "DeletesRead", Module.DSIEXEC, CounterKind.COUNTER, "commands", true, "Deletes applied."),
   TRUNCATES_READ(
-      "TruncatesRead", Module.DSIEXEC, Kind.COUNTER, "commands", false, "Truncates applied."),
+      "TruncatesRead",
+      Module.DSIEXEC,
+      CounterKind.COUNTER,
+      "commands",
+      false,
+      "Truncates applied."),
   DDL_READ(
       "CmdsSQLDDLRead",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "commands",
       true,
       "DDL commands applied (only where the connection opts in)."),
   DDL_SKIPPED(
       "DSIEDdlSkipped",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "commands",
       false,
       "DDL commands not applied because the connection does not opt in (logged at INFO)."),
   CONVERTED(
       "DSIECmdsConverted",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "commands",
       false,
       "Commands rewritten or dropped by dsi_command_convert."),
   BATCH(
       "DSIEBatch",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "batches",
       true,
       "Batches of statements sent to the replicate."),
   BATCH_TIME(
       "DSIEBatchTime",
       Module.DSIEXEC,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       true,
       "Batches and the time of each round trip (send and results). Dominating the apply time"
@@ -375,7 +388,7 @@ public enum DsiCounter {
   LOG_FLUSH_CHECKS(
       "DSILogFlushChecks",
       Module.DSI,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "reads",
       false,
       "Reads of the replicate's flushed log position, to confirm the outbound queue only behind"
@@ -383,7 +396,7 @@ public enum DsiCounter {
   COMMAND_BATCHES(
       "DSIECmdBatches",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "batches",
       false,
       "Batches of statements with different SQL sent in one round trip, their values written as"
@@ -391,65 +404,56 @@ public enum DsiCounter {
   BF_MAX_BYTES(
       "DSIEBFMaxBytes",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "batches",
       true,
       "Batches sent because dsi_cmd_batch_size (or dsi_max_cmds_in_batch) was reached."),
   OCMD_COUNT(
       "DSIEOCmdCount",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "statements",
       true,
       "Statements sent to the replicate, bulk rows excluded."),
   BULK_ROWS(
       "DSIEBulkRows",
       Module.DSIEXEC,
-      Kind.COUNTER,
+      CounterKind.COUNTER,
       "rows",
       false,
       "Rows inserted through the bulk interface (dsi_bulk_copy)."),
   BULK_TIME(
       "DSIEBulkTime",
       Module.DSIEXEC,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       false,
       "Bulk loads (one per run of inserts) and their time."),
   COMMIT_TIME(
       "DSIECommitTime",
       Module.DSIEXEC,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       false,
       "Commits of replicate transactions and their round-trip time."),
   COMMIT_WAIT_TIME(
       "DSIECommitWaitTime",
       Module.DSIEXEC,
-      Kind.TIMER,
+      CounterKind.TIMER,
       "seconds",
       false,
       "Parallel DSI: waits of a transaction ready to commit for its predecessor's commit (on the"
           + " rs_threads row), and their time.");
 
   /** The Replication Server module a counter belongs to (its {@code module} tag). */
-  public enum Module {
+  public enum Module implements CounterModule {
     DSI,
     DSIEXEC
   }
 
-  /** How Micrometer keeps it. */
-  public enum Kind {
-    COUNTER,
-    GAUGE,
-    TIMER,
-    /** A distribution summary: observations, their total and histogram buckets. */
-    SUMMARY
-  }
-
   private final String counterName;
   private final Module module;
-  private final Kind kind;
+  private final CounterKind kind;
   private final String unit;
   private final boolean rsName;
   private final String description;
@@ -458,7 +462,7 @@ public enum DsiCounter {
   DsiCounter(
       String counterName,
       Module module,
-      Kind kind,
+      CounterKind kind,
       String unit,
       boolean rsName,
       String description) {
@@ -468,7 +472,7 @@ public enum DsiCounter {
   DsiCounter(
       String counterName,
       Module module,
-      Kind kind,
+      CounterKind kind,
       String unit,
       boolean rsName,
       boolean perTable,
@@ -488,19 +492,23 @@ public enum DsiCounter {
   }
 
   /** The meter name, e.g. {@code DSICmdsRead}. */
+  @Override
   public String counterName() {
     return counterName;
   }
 
+  @Override
   public Module module() {
     return module;
   }
 
-  public Kind kind() {
+  @Override
+  public CounterKind kind() {
     return kind;
   }
 
   /** {@code seconds} for timers, {@code bytes}, or what is counted. */
+  @Override
   public String unit() {
     return unit;
   }
@@ -510,6 +518,7 @@ public enum DsiCounter {
     return rsName;
   }
 
+  @Override
   public String description() {
     return description;
   }

@@ -1,5 +1,6 @@
 package io.openrs.dsi;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -9,6 +10,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.openrs.runtime.WorkerThread;
 import org.junit.jupiter.api.Test;
 
 /** The DSI reads the packed form; it never parses LTL text, and knows neither server nor agent. */
@@ -117,6 +119,31 @@ class ModuleBoundariesTest {
         .dependOnClassesThat()
         .resideInAnyPackage("io.openrs.dsi.internal.parallel..", "io.openrs.dsi.internal.run..")
         .because("only the run (DsiRun's switch on ApplyMode) puts a mode's threads together")
+        .check(DSI);
+  }
+
+  @Test
+  void everyThreadIsAWorkerThread() {
+    classes()
+        .that()
+        .areAssignableTo(Thread.class)
+        .should()
+        .beAssignableTo(WorkerThread.class)
+        .because("long-lived threads share one base (docs/monitoring.md, Threads)")
+        .check(DSI);
+  }
+
+  @Test
+  void threadsAreNamedThroughTheRuntimeModule() {
+    noClasses()
+        .should()
+        .callConstructor(Thread.class, Runnable.class, String.class)
+        .orShould()
+        .callConstructor(Thread.class, Runnable.class)
+        .orShould()
+        .callConstructor(Thread.class)
+        .because(
+            "threads are WorkerThreads or come from ThreadNames, named rs-<module>-<component>")
         .check(DSI);
   }
 }

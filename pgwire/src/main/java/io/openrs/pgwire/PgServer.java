@@ -18,6 +18,7 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.openrs.runtime.ThreadNames;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -32,7 +33,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,11 +118,12 @@ public final class PgServer implements AutoCloseable {
     PgServerContext context =
         new PgServerContext(settings, backend, sslContext, channelBinding, workers, clock);
     EventLoopGroup acceptGroup =
-        new NioEventLoopGroup(1, new DefaultThreadFactory("rs-pgwire-accept", true));
+        new NioEventLoopGroup(
+            1, new DefaultThreadFactory(ThreadNames.of("pgwire", "accept"), true));
     EventLoopGroup ioGroup =
         new NioEventLoopGroup(
             Math.min(4, Runtime.getRuntime().availableProcessors()),
-            new DefaultThreadFactory("rs-pgwire-io", true));
+            new DefaultThreadFactory(ThreadNames.of("pgwire", "io"), true));
     ChannelGroup channels = new DefaultChannelGroup("pgwire", GlobalEventExecutor.INSTANCE);
     SslContext tls = sslContext;
     ServerBootstrap bootstrap =
@@ -209,13 +210,7 @@ public final class PgServer implements AutoCloseable {
   }
 
   private static ExecutorService workerPool(int threads) {
-    AtomicInteger number = new AtomicInteger();
-    ThreadFactory factory =
-        r -> {
-          Thread t = new Thread(r, "rs-pgwire-worker-" + number.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        };
+    ThreadFactory factory = ThreadNames.numberedFactory("pgwire", "worker");
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
             threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);

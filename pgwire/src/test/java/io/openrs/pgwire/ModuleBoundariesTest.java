@@ -44,4 +44,18 @@ class ModuleBoundariesTest {
         .because("the backend plugs in through PgBackend; pgwire is generic")
         .check(PGWIRE);
   }
+
+  @Test
+  void threadsAreNamedThroughTheRuntimeModule() {
+    noClasses()
+        .should()
+        .callConstructor(Thread.class, Runnable.class, String.class)
+        .orShould()
+        .callConstructor(Thread.class, Runnable.class)
+        .orShould()
+        .callConstructor(Thread.class)
+        .because(
+            "threads are WorkerThreads or come from ThreadNames, named rs-<module>-<component>")
+        .check(PGWIRE);
+  }
 }

@@ -1,11 +1,17 @@
 package io.openrs.repagent;
 
+import io.openrs.runtime.CounterDefinition;
+import io.openrs.runtime.CounterKind;
+import io.openrs.runtime.CounterModule;
+
 /**
  * The agent's counters, declared once: name (Replication Agent's where it has one), unit and
- * meaning. {@link AgentCounters} keeps them and publishes them to Micrometer with tag {@code
- * agent=<agent_name>}; {@code docs/repagent.md} lists them ({@code AgentDocsTest}).
+ * meaning; the {@link CounterDefinition} pattern of every module's catalogue. {@link AgentCounters}
+ * keeps them and publishes them to Micrometer with tag {@code agent=<agent_name>}; {@code
+ * docs/repagent.md} lists them ({@code AgentDocsTest}). "Longest" counters are gauges, the others
+ * counts.
  */
-public enum AgentCounter {
+public enum AgentCounter implements CounterDefinition {
   RA_IO_SEND(
       "ra_io_send",
       "frames",
@@ -88,24 +94,44 @@ public enum AgentCounter {
       "sessions",
       "Sessions started after the first (reconnects" + " after a failure).");
 
+  /** The module of every agent counter: the agent process (Replication Agent's counters). */
+  public enum Module implements CounterModule {
+    RA
+  }
+
   private final String counterName;
+  private final CounterKind kind;
   private final String unit;
   private final String description;
 
   AgentCounter(String counterName, String unit, String description) {
     this.counterName = counterName;
+    this.kind = counterName.contains("_longest_") ? CounterKind.GAUGE : CounterKind.COUNTER;
     this.unit = unit;
     this.description = description;
   }
 
+  @Override
   public String counterName() {
     return counterName;
   }
 
+  @Override
+  public Module module() {
+    return Module.RA;
+  }
+
+  @Override
+  public CounterKind kind() {
+    return kind;
+  }
+
+  @Override
   public String unit() {
     return unit;
   }
 
+  @Override
   public String description() {
     return description;
   }

@@ -3,6 +3,7 @@ package io.openrs.repagent;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.openrs.runtime.CounterKind;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +36,7 @@ public final class AgentCounters {
     for (AgentCounter c : AgentCounter.values()) {
       AtomicLong v = values.get(c);
       boolean millis = c.unit().equals("ms");
-      if (c.counterName().contains("_longest_")) {
+      if (c.kind() == CounterKind.GAUGE) {
         meters.add(
             Gauge.builder(c.counterName(), v, a -> millis ? nanosToMillis(a.get()) : a.get())
                 .description(c.description())

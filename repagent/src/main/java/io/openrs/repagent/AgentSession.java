@@ -6,6 +6,7 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.spi.OffsetCommitPolicy;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
+import io.openrs.runtime.ThreadNames;
 import io.openrs.wire.LtlClient;
 import io.openrs.wire.LtlClientSettings;
 import io.openrs.wire.WireProtocol;
@@ -187,11 +188,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
             .build();
     executor =
         Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "rs-repagent-engine-" + settings.agentName());
-              t.setDaemon(true);
-              return t;
-            });
+            ThreadNames.factory("repagent", "engine", settings.agentName()));
     executor.execute(engine);
   }
 
@@ -459,11 +456,10 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     CompletableFuture<Void> stopped =
         CompletableFuture.runAsync(
             () -> closeWhenStarted(e),
-            r -> {
-              Thread t = new Thread(r, "rs-repagent-reaper-" + settings.agentName());
-              t.setDaemon(true);
-              t.start();
-            });
+            r ->
+                ThreadNames.factory("repagent", "reaper", settings.agentName())
+                    .newThread(r)
+                    .start());
     executor.shutdown();
     try {
       stopped.get(left(deadline).toNanos(), TimeUnit.NANOSECONDS);

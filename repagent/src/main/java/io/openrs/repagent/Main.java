@@ -1,6 +1,7 @@
 package io.openrs.repagent;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.openrs.runtime.ThreadNames;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -33,15 +34,15 @@ public final class Main implements Callable<Integer> {
     RepAgent agent = new RepAgent(settings, new SimpleMeterRegistry());
     Runtime.getRuntime()
         .addShutdownHook(
-            new Thread(
-                () -> {
-                  System.out.println("repagent " + settings.agentName() + " shutting down");
-                  System.out.flush();
-                  agent.close();
-                  System.out.println("repagent " + settings.agentName() + " stopped");
-                  System.out.flush();
-                },
-                "shutdown"));
+            ThreadNames.factory("repagent", "shutdown", settings.agentName())
+                .newThread(
+                    () -> {
+                      System.out.println("repagent " + settings.agentName() + " shutting down");
+                      System.out.flush();
+                      agent.close();
+                      System.out.println("repagent " + settings.agentName() + " stopped");
+                      System.out.flush();
+                    }));
     agent.start();
     // The banner only once the log reader covers every later commit (slot created, binlog
     // position fixed): a row committed after it is captured. A failure first prints none.

@@ -2,6 +2,8 @@ package io.openrs.repagent;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.openrs.ltl.Oqid;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -50,8 +52,7 @@ public final class RepAgent implements AutoCloseable {
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final CompletableFuture<Void> streaming = new CompletableFuture<>();
   private final Object lock = new Object();
-  private final Thread control;
-  private volatile boolean stopping;
+  private final ControlThread control;
   private volatile Throwable failure;
   private volatile AgentSession session;
   private String lastLoggedProblem;
@@ -72,7 +73,7 @@ public final class RepAgent implements AutoCloseable {
             random);
     this.registry = registry;
     this.meters = counters.bindTo(registry, settings.agentName());
-    this.control = new Thread(this::run, "rs-repagent-control-" + settings.agentName());
+    this.control = new ControlThread();
   }
 
   /** Starts the control thread; returns at once. */
@@ -132,91 +133,131 @@ public final class RepAgent implements AutoCloseable {
     }
   }
 
-  private void run() {
-    SourceDialect dialect = SourceDialect.of(settings);
-    deleteStaleSpillFiles();
-    try {
-      while (!stopping) {
-        moveTo(State.CONNECTING);
-        AgentSession s = new AgentSession(settings, dialect, counters, clock);
-        Throwable why;
-        try {
-          dialect.prepare();
-          synchronized (lock) {
-            if (stopping) {
-              break;
-            }
-            session = s;
-          }
-          s.start();
-          if (sessions++ > 0) {
-            counters.increment(AgentCounter.RA_RECONNECTS);
-          }
-          if (s.awaitStreaming()) {
-            moveTo(State.REPLICATING);
-            streaming.complete(null);
-            if (lastLoggedProblem != null) {
-              LOG.info(
-                  "agent {}: replicating again after: {}", settings.agentName(), lastLoggedProblem);
-              lastLoggedProblem = null;
-            } else {
-              LOG.info(
-                  "agent {}: replicating {}: the log reader streams, every commit from now on is"
-                      + " captured",
-                  settings.agentName(),
-                  settings.origin());
-            }
-          }
-          why = s.ended().get();
-        } catch (InterruptedException e) {
-          if (stopping) {
-            break;
-          }
-          why = e;
-        } catch (Exception e) {
-          why = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
-        } finally {
-          closeSession(s);
-        }
-        if (stopping) {
-          break;
-        }
-        if (s.progressed()) {
-          policy.progressed();
-        }
-        RetryPolicy.Decision d = policy.onFailure(why);
-        if (!d.retry()) {
-          failure = d.reason();
-          LOG.error(
-              "agent {}: stopped: {}", settings.agentName(), d.reason().getMessage(), d.reason());
-          moveTo(State.FAILED);
-          return;
-        }
-        logOnce(d);
-        moveTo(State.WAITING_TO_RETRY);
-        synchronized (lock) {
-          long until = System.nanoTime() + d.delay().toNanos();
-          while (!stopping) {
-            long left = until - System.nanoTime();
-            if (left <= 0) {
-              break;
-            }
-            lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-          }
-        }
+  /**
+   * The control thread: each step is one session, from connecting to its end and the wait before
+   * the next; it stops after the current step when the agent closes.
+   */
+  private final class ControlThread extends WorkerThread {
+    private SourceDialect dialect;
+
+    ControlThread() {
+      super(ThreadNames.of("repagent", "control", settings.agentName()), StopPolicy.AFTER_STEP);
+    }
+
+    @Override
+    protected boolean doWork() {
+      if (dialect == null) {
+        dialect = SourceDialect.of(settings);
+        deleteStaleSpillFiles();
       }
-      moveTo(State.STOPPED);
-    } catch (InterruptedException e) {
-      moveTo(State.STOPPED);
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      LOG.error("agent {}: failed", settings.agentName(), e);
-      moveTo(State.FAILED);
-    } finally {
+      try {
+        return runSession(dialect);
+      } catch (InterruptedException e) {
+        return false;
+      }
+    }
+
+    @Override
+    protected void wakeUp() {
+      synchronized (lock) {
+        lock.notifyAll();
+      }
+    }
+
+    @Override
+    protected void onFatal(Throwable error) {
+      failure = error;
+      moveTo(RepAgent.State.FAILED);
+    }
+
+    @Override
+    protected void onExit() {
+      if (state.get() != RepAgent.State.FAILED) {
+        moveTo(RepAgent.State.STOPPED);
+      }
       LOG.info("agent {}: {}", settings.agentName(), state.get().name().toLowerCase());
       meters.forEach(registry::remove);
       terminated.complete(null);
     }
+  }
+
+  private boolean stopping() {
+    return control.shutdownRequested();
+  }
+
+  /**
+   * One session: connects, streams until it ends, and decides whether and when to try again.
+   *
+   * @return false when the agent is to end (stopping, or failed for good)
+   */
+  private boolean runSession(SourceDialect dialect) throws InterruptedException {
+    moveTo(State.CONNECTING);
+    AgentSession s = new AgentSession(settings, dialect, counters, clock);
+    Throwable why;
+    try {
+      dialect.prepare();
+      synchronized (lock) {
+        if (stopping()) {
+          return false;
+        }
+        session = s;
+      }
+      s.start();
+      if (sessions++ > 0) {
+        counters.increment(AgentCounter.RA_RECONNECTS);
+      }
+      if (s.awaitStreaming()) {
+        moveTo(State.REPLICATING);
+        streaming.complete(null);
+        if (lastLoggedProblem != null) {
+          LOG.info(
+              "agent {}: replicating again after: {}", settings.agentName(), lastLoggedProblem);
+          lastLoggedProblem = null;
+        } else {
+          LOG.info(
+              "agent {}: replicating {}: the log reader streams, every commit from now on is"
+                  + " captured",
+              settings.agentName(),
+              settings.origin());
+        }
+      }
+      why = s.ended().get();
+    } catch (InterruptedException e) {
+      if (stopping()) {
+        return false;
+      }
+      why = e;
+    } catch (Exception e) {
+      why = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
+    } finally {
+      closeSession(s);
+    }
+    if (stopping()) {
+      return false;
+    }
+    if (s.progressed()) {
+      policy.progressed();
+    }
+    RetryPolicy.Decision d = policy.onFailure(why);
+    if (!d.retry()) {
+      failure = d.reason();
+      LOG.error("agent {}: stopped: {}", settings.agentName(), d.reason().getMessage(), d.reason());
+      moveTo(State.FAILED);
+      return false;
+    }
+    logOnce(d);
+    moveTo(State.WAITING_TO_RETRY);
+    synchronized (lock) {
+      long until = System.nanoTime() + d.delay().toNanos();
+      while (!stopping()) {
+        long left = until - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      }
+    }
+    return true;
   }
 
   /** Spill files a killed agent left behind: their transactions are read from the log again. */
@@ -281,8 +322,7 @@ public final class RepAgent implements AutoCloseable {
         terminated.complete(null);
         return;
       }
-      stopping = true;
-      lock.notifyAll();
+      control.initiateShutdown();
       if (state.get() != State.FAILED && state.get() != State.STOPPED) {
         moveTo(State.STOPPING);
       }

@@ -1,6 +1,8 @@
 package io.openrs.repagent;
 
 import io.openrs.ltl.Oqid;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import io.openrs.wire.BatchAnswer;
 import io.openrs.wire.LtlClient;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +46,10 @@ final class Sender implements RecordHandler.DurablePoint {
   private static final int QUEUE_CHUNKS = 64;
   private static final Duration POLL = Duration.ofMillis(50);
   private static final Duration IDLE_ASK = Duration.ofMillis(200);
+
+  /** How long {@link #stop()} waits for the sender thread to end. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
   private static final byte[] OQID_MARK = " oqid 0x".getBytes(StandardCharsets.US_ASCII);
 
   private final String agent;
@@ -66,8 +72,7 @@ final class Sender implements RecordHandler.DurablePoint {
   /** Notified whenever {@link #durable} moves, the sender fails or stops. */
   private final Object durableChanged = new Object();
 
-  private final Thread thread;
-  private volatile boolean stopping;
+  private final SenderThread thread;
 
   // Owned by the sender thread.
   private Oqid lastSent;
@@ -94,8 +99,7 @@ final class Sender implements RecordHandler.DurablePoint {
     this.onFailure = onFailure;
     this.skipUpTo = client.welcome().truncationPoint();
     skipUpTo.ifPresent(durable::set);
-    this.thread = new Thread(this::run, "rs-repagent-sender-" + agent);
-    this.thread.setDaemon(true);
+    this.thread = new SenderThread();
   }
 
   void start() {
@@ -124,7 +128,7 @@ final class Sender implements RecordHandler.DurablePoint {
           return true;
         }
         long left = deadline - System.nanoTime();
-        if (failure.get() != null || stopping || left <= 0) {
+        if (failure.get() != null || stopping() || left <= 0) {
           return false;
         }
         TimeUnit.NANOSECONDS.timedWait(durableChanged, left);
@@ -175,45 +179,70 @@ final class Sender implements RecordHandler.DurablePoint {
     if (f != null) {
       throw new SessionEndedException("the sender of " + agent + " failed", f);
     }
-    if (stopping) {
+    if (stopping()) {
       throw new SessionEndedException("the sender of " + agent + " is stopping", null);
     }
   }
 
   /** Stops the thread (what is queued and not sent is dropped; the reader resends it). */
   void stop() {
-    stopping = true;
-    wakeWaiters();
-    thread.interrupt();
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
+      thread.shutdown(STOP_WAIT);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  private void run() {
-    try {
-      while (!stopping && failure.get() == null) {
+  private boolean stopping() {
+    return thread.shutdownRequested();
+  }
+
+  /**
+   * The sender thread: each step takes one batch from the queue and sends it (or, idle, asks for
+   * the truncation point); it ends after the current step when stopped, or at the first failure,
+   * which goes to the session through {@code onFailure}.
+   */
+  private final class SenderThread extends WorkerThread {
+    SenderThread() {
+      super(ThreadNames.of("repagent", "sender", agent), StopPolicy.AFTER_STEP);
+    }
+
+    @Override
+    protected boolean doWork() {
+      try {
         queue.takeBatch(POLL, batchChunks);
         if (batchChunks.isEmpty()) {
           idle();
-          continue;
+        } else {
+          skipCovered();
+          sendBatch();
+          if (commandsSinceAsk >= scanBatchSize) {
+            askTruncation();
+          }
         }
-        skipCovered();
-        sendBatch();
-        if (commandsSinceAsk >= scanBatchSize) {
-          askTruncation();
+        return failure.get() == null;
+      } catch (InterruptedException e) {
+        if (!stopping()) {
+          fail(e);
         }
+        return false;
+      } catch (SessionEndedException e) {
+        return false; // the failure is already reported
+      } catch (RuntimeException e) {
+        fail(e); // the connection's failure: the session retries
+        return false;
       }
-    } catch (InterruptedException e) {
-      if (!stopping) {
-        fail(e);
-      }
-    } catch (SessionEndedException e) {
-      // The failure is already reported.
-    } catch (RuntimeException | Error e) {
-      fail(e);
+    }
+
+    @Override
+    protected void wakeUp() {
+      wakeWaiters();
+      interrupt();
+    }
+
+    @Override
+    protected void onFatal(Throwable error) {
+      fail(error);
     }
   }
 
@@ -340,7 +369,7 @@ final class Sender implements RecordHandler.DurablePoint {
             : t;
     if (failure.compareAndSet(null, cause)) {
       wakeWaiters();
-      if (!stopping) {
+      if (!stopping()) {
         LOG.debug("sender of {} failed: {}", agent, cause.toString());
         onFailure.accept(cause);
       }

@@ -1,11 +1,13 @@
 package io.openrs.queue;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import io.openrs.runtime.WorkerThread;
 
 /** The stable queue knows nothing of LTL, SQL, Netty or the server modules. */
 @AnalyzeClasses(packages = "io.openrs.queue", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -33,4 +35,25 @@ class ModuleBoundariesTest {
           .should()
           .dependOnClassesThat()
           .resideInAPackage("io.openrs.queue.file..");
+
+  @ArchTest
+  static final ArchRule everyThreadIsAWorkerThread =
+      classes()
+          .that()
+          .areAssignableTo(Thread.class)
+          .should()
+          .beAssignableTo(WorkerThread.class)
+          .because("long-lived threads share one base (docs/monitoring.md, Threads)");
+
+  @ArchTest
+  static final ArchRule threadsAreNamedThroughTheRuntimeModule =
+      noClasses()
+          .should()
+          .callConstructor(Thread.class, Runnable.class, String.class)
+          .orShould()
+          .callConstructor(Thread.class, Runnable.class)
+          .orShould()
+          .callConstructor(Thread.class)
+          .because(
+              "threads are WorkerThreads or come from ThreadNames, named rs-<module>-<component>");
 }

@@ -22,6 +22,7 @@ import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.Future;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
+import io.openrs.runtime.ThreadNames;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -190,7 +191,8 @@ public final class LtlClient implements AutoCloseable {
                     new NioEventLoopGroup(
                         1,
                         r -> {
-                          Thread t = new FastThreadLocalThread(r, "rs-wire-client-" + id);
+                          Thread t =
+                              new FastThreadLocalThread(r, ThreadNames.of("wire", "client", id));
                           t.setDaemon(true);
                           return t;
                         }));

@@ -52,4 +52,18 @@ class ModuleBoundariesTest {
         .because("the packed form lives inside the server's queues, never on the wire")
         .check(WIRE);
   }
+
+  @Test
+  void threadsAreNamedThroughTheRuntimeModule() {
+    noClasses()
+        .should()
+        .callConstructor(Thread.class, Runnable.class, String.class)
+        .orShould()
+        .callConstructor(Thread.class, Runnable.class)
+        .orShould()
+        .callConstructor(Thread.class)
+        .because(
+            "threads are WorkerThreads or come from ThreadNames, named rs-<module>-<component>")
+        .check(WIRE);
+  }
 }

@@ -1,11 +1,16 @@
 package io.openrs.config.rssd;
 
+import io.openrs.runtime.CounterDefinition;
+import io.openrs.runtime.CounterKind;
+import io.openrs.runtime.CounterModule;
+
 /**
  * The catalogue of the STS cache's monitor counters. {@link StsCache} registers each in Micrometer
  * with tags {@code module=STS} and {@code instance=<system table>} (e.g. {@code rs_objects}).
- * {@code docs/counters.md} describes each one (checked by a test).
+ * {@code docs/counters.md} describes each one (checked by a test). The {@link CounterDefinition}
+ * pattern of every module's catalogue: every STS counter is a count.
  */
-public enum StsCounter {
+public enum StsCounter implements CounterDefinition {
   STS_CACHE_HITS(
       "STSCacheHits",
       "lookups",
@@ -26,6 +31,11 @@ public enum StsCounter {
   /** The {@code module} tag of every STS counter. */
   public static final String MODULE = "STS";
 
+  /** The module of every STS counter ({@link #MODULE}). */
+  public enum Module implements CounterModule {
+    STS
+  }
+
   private final String counterName;
   private final String unit;
   private final String description;
@@ -37,15 +47,28 @@ public enum StsCounter {
   }
 
   /** Replication Server's name, used as the Micrometer meter name. */
+  @Override
   public String counterName() {
     return counterName;
   }
 
+  @Override
+  public Module module() {
+    return Module.STS;
+  }
+
+  @Override
+  public CounterKind kind() {
+    return CounterKind.COUNTER;
+  }
+
   /** Base unit of the value. */
+  @Override
   public String unit() {
     return unit;
   }
 
+  @Override
   public String description() {
     return description;
   }

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.openrs.dsi.DsiCounter;
+import io.openrs.runtime.CounterKind;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -162,7 +163,7 @@ public final class DsiMeters implements AutoCloseable {
         if (c.module() != module || c.perTable()) {
           continue;
         }
-        if (c.kind() == DsiCounter.Kind.COUNTER) {
+        if (c.kind() == CounterKind.COUNTER) {
           LongAdder a = new LongAdder();
           counts.put(c, a);
           made.add(
@@ -171,7 +172,7 @@ public final class DsiMeters implements AutoCloseable {
                   .description(c.description())
                   .baseUnit(c.unit())
                   .register(registry));
-        } else if (c.kind() == DsiCounter.Kind.TIMER) {
+        } else if (c.kind() == CounterKind.TIMER) {
           Timer t =
               Timer.builder(c.counterName())
                   .tags(tags)
@@ -179,7 +180,7 @@ public final class DsiMeters implements AutoCloseable {
                   .register(registry);
           timers.put(c, t);
           made.add(t);
-        } else if (c.kind() == DsiCounter.Kind.SUMMARY) {
+        } else if (c.kind() == CounterKind.SUMMARY) {
           DistributionSummary s =
               DistributionSummary.builder(c.counterName())
                   .tags(tags)

@@ -7,6 +7,8 @@ import io.openrs.queue.QueueMessage;
 import io.openrs.queue.QueuePosition;
 import io.openrs.queue.QueueReader;
 import io.openrs.queue.StableQueue;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * threads, a run of more than {@code dsi_large_xact_size} commands is handed on as a {@link
  * TransactionStream} as soon as it is that large, and fed as it is read.
  */
-public final class Scheduler extends DsiThread {
+public final class Scheduler extends WorkerThread {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -35,14 +37,15 @@ public final class Scheduler extends DsiThread {
 
   private final RunContext ctx;
   private final StableQueue queue;
-  private final List<DsiThread> executors;
+  private final List<WorkerThread> executors;
   private final TransactionAssembler assembler;
   private final LogFlushTracker flushes;
   private QueueReader reader;
   private QueuePosition confirmed;
 
-  public Scheduler(RunContext ctx, StableQueue queue, List<DsiThread> executors, Holding holding) {
-    super("rs-dsi-s-" + ctx.name());
+  public Scheduler(
+      RunContext ctx, StableQueue queue, List<WorkerThread> executors, Holding holding) {
+    super(ThreadNames.of("dsi", "s", ctx.name()), StopPolicy.AFTER_STEP);
     this.ctx = ctx;
     this.queue = queue;
     this.executors = executors;
@@ -176,7 +179,6 @@ public final class Scheduler extends DsiThread {
 
   @Override
   protected void onFatal(Throwable error) {
-    LOG.error("{}: DSI-S failed reading the outbound queue", getName(), error);
     ctx.fail(
         new DsiFailure(
             0,
@@ -194,7 +196,7 @@ public final class Scheduler extends DsiThread {
   protected void onExit() {
     ctx.requestStop();
     try {
-      for (DsiThread e : executors) {
+      for (WorkerThread e : executors) {
         if (!e.awaitShutdown(EXECUTOR_GRACE)) {
           LOG.warn(
               "{}: {} did not stop in {}; closing the pool",

@@ -2,24 +2,23 @@ package io.openrs.dsi.internal;
 
 import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.ErrorAction;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The DSIEXEC thread of continuous mode: takes what is waiting in the hand-off as one group,
  * applies it, and marks it done; stops after the current group when asked.
  */
-public final class SerialExecutor extends DsiThread {
-  private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
+public final class SerialExecutor extends WorkerThread {
 
   private final RunContext ctx;
   private final ReplicateSession session;
   private final Grouping grouping;
 
   public SerialExecutor(RunContext ctx) {
-    super("rs-dsi-exec-" + ctx.name() + "-1");
+    super(ThreadNames.of("dsi", "exec", ctx.name() + "-1"), StopPolicy.AFTER_STEP);
     this.ctx = ctx;
     this.session = new ReplicateSession(ctx, 1);
     this.grouping = new Grouping(ctx.settings, ctx.dialect.transactionalDdl());
@@ -46,7 +45,6 @@ public final class SerialExecutor extends DsiThread {
 
   @Override
   protected void onFatal(Throwable error) {
-    LOG.error("{}: DSIEXEC failed", getName(), error);
     ctx.fail(
         new DsiFailure(
             0,

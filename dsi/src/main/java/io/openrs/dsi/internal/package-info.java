@@ -7,9 +7,8 @@
  * thread ({@link io.openrs.dsi.internal.ReplicateSession}, its {@link
  * io.openrs.dsi.internal.Applier}, {@link io.openrs.dsi.internal.Planner} and statement cache,
  * {@code rs_lastcommit}), the one {@link io.openrs.dsi.internal.ErrorPolicy} that judges every
- * failure, the meters, the threads' base ({@link io.openrs.dsi.internal.DsiThread}) and continuous
- * mode's executor ({@link io.openrs.dsi.internal.SerialExecutor}, one class, so no package of its
- * own).
+ * failure, the meters and continuous mode's executor ({@link
+ * io.openrs.dsi.internal.SerialExecutor}, one class, so no package of its own).
  *
  * <p>The modes that need more live below it: {@code io.openrs.dsi.internal.parallel} and {@code
  * io.openrs.dsi.internal.hvar}; {@code io.openrs.dsi.internal.run} builds a run's threads for the
@@ -17,7 +16,8 @@
  *
  * <p>Threads: DSI-S ({@code rs-dsi-s-<ds.db>}) and continuous mode's DSIEXEC thread ({@code
  * rs-dsi-exec-<ds.db>-1}) are defined here; a {@code ReplicateSession} belongs to one DSIEXEC
- * thread; {@code RunContext}, the hand-off and the meters are thread-safe.
+ * thread; {@code RunContext}, the hand-off and the meters are thread-safe. Every DSI thread is an
+ * {@link io.openrs.runtime.WorkerThread} that stops after its current step when asked.
  *
  * <p>Must not: import the packages of the modes ({@code parallel}, {@code hvar}) or the run: they
  * build on this one. Only {@code io.openrs.dsi.DsiConnection} uses the machinery from outside

@@ -14,6 +14,7 @@ import io.openrs.queue.QueueSettings;
 import io.openrs.queue.QueueState;
 import io.openrs.queue.ReaderInfo;
 import io.openrs.queue.StableQueue;
+import io.openrs.runtime.WorkerThread;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -303,7 +304,7 @@ final class FileStableQueue implements StableQueue {
     packer.initiateShutdown();
     writer.initiateShutdown();
     try {
-      for (ShutdownableThread t : List.of(packer, writer)) {
+      for (WorkerThread t : List.of(packer, writer)) {
         if (!t.awaitShutdown(WRITER_STOP_TIMEOUT)) {
           LOG.error("queue {}: {} did not stop within {}", id, t.getName(), WRITER_STOP_TIMEOUT);
         }

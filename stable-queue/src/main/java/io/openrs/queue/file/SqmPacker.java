@@ -4,11 +4,11 @@ import io.openrs.queue.QueueClosedException;
 import io.openrs.queue.QueuePosition;
 import io.openrs.queue.QueueSettings;
 import io.openrs.queue.WriteFlush;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The first stage of a queue's write path (thread {@code rs-sqm-packer-<queue>}): takes producers'
@@ -26,9 +26,8 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe: every field is owned by this thread (asserted with {@code -ea}); pages move
  * to and from the writer under the hand-off's lock. Never touches files.
  */
-final class SqmPacker extends ShutdownableThread {
+final class SqmPacker extends WorkerThread {
 
-  private static final Logger LOG = LoggerFactory.getLogger(SqmPacker.class);
   private static final byte[] ZEROS = new byte[256 * 1024];
 
   /**
@@ -96,7 +95,7 @@ final class SqmPacker extends ShutdownableThread {
   private QueuePosition lastPosition;
 
   SqmPacker(FileStableQueue queue, long nextSequence, Optional<QueuePosition> lastWritten) {
-    super("rs-sqm-packer-" + queue.id());
+    super(ThreadNames.of("sqm", "packer", queue.id()), StopPolicy.WHEN_DRAINED);
     this.queue = queue;
     this.handoff = queue.handoff();
     this.stats = queue.stats();
@@ -114,13 +113,9 @@ final class SqmPacker extends ShutdownableThread {
     }
   }
 
-  private boolean onPackerThread() {
-    return Thread.currentThread() == this;
-  }
-
   @Override
   protected boolean doWork() throws Exception {
-    assert onPackerThread() : "SqmPacker step on " + Thread.currentThread();
+    assert isCurrent() : "SqmPacker step on " + Thread.currentThread();
     completeDurablePages();
     if (!handoff.awaitPackerWork(view, this::shutdownRequested)) {
       return false;
@@ -418,7 +413,6 @@ final class SqmPacker extends ShutdownableThread {
 
   @Override
   protected void onFatal(Throwable error) {
-    LOG.error("queue {}: packer stopped by a fatal error", queue.id(), error);
     queue.fail(error);
   }
 

@@ -3,6 +3,8 @@ package io.openrs.queue.file;
 import io.openrs.queue.QueueException;
 import io.openrs.queue.QueueSettings;
 import io.openrs.queue.WriteFlush;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * -ea}). An I/O error stops the queue ({@code FAILED}) with an exception naming the queue, the
  * segment file and the offset.
  */
-final class SqmWriter extends ShutdownableThread {
+final class SqmWriter extends WorkerThread {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqmWriter.class);
 
@@ -57,7 +59,7 @@ final class SqmWriter extends ShutdownableThread {
   private long writeSegment;
 
   SqmWriter(FileStableQueue queue, long writeSegment) {
-    super("rs-sqm-writer-" + queue.id());
+    super(ThreadNames.of("sqm", "writer", queue.id()), StopPolicy.WHEN_DRAINED);
     this.queue = queue;
     this.handoff = queue.handoff();
     this.settings = queue.settings();
@@ -67,13 +69,9 @@ final class SqmWriter extends ShutdownableThread {
     this.writeSegment = writeSegment;
   }
 
-  private boolean onWriterThread() {
-    return Thread.currentThread() == this;
-  }
-
   @Override
   protected boolean doWork() throws Exception {
-    assert onWriterThread() : "SqmWriter step on " + Thread.currentThread();
+    assert isCurrent() : "SqmWriter step on " + Thread.currentThread();
     SqmHandoff.WriterTask task = handoff.awaitWriterWork(this::shutdownRequested);
     if (task == null && handoff.writerShouldEnd(shutdownRequested())) {
       return false;
@@ -342,7 +340,6 @@ final class SqmWriter extends ShutdownableThread {
 
   @Override
   protected void onFatal(Throwable error) {
-    LOG.error("queue {}: writer stopped by a fatal error", queue.id(), error);
     queue.fail(error);
   }
 

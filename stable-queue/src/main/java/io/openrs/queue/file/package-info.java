@@ -14,8 +14,11 @@
  * never touches files. The writer ({@code rs-sqm-writer-<queue>}, {@code SqmWriter}) is the one
  * thread that writes, forces, allocates, frees and purges the queue's segment files, one page at a
  * time, and publishes durable data to readers. Each keeps its own fields; pages move between them
- * under the hand-off's lock. Each reader belongs to one consumer thread. Admin calls may come from
- * any thread. Shared state is published through volatile fields and locks documented on each class.
+ * under the hand-off's lock. Both are {@link io.openrs.runtime.WorkerThread}s: stopped in order
+ * (packer, then writer) with a bounded wait each, they drain what they were handed first; the first
+ * failure is logged once with the thread's name and stops the queue ({@code FAILED}). Each reader
+ * belongs to one consumer thread. Admin calls may come from any thread. Shared state is published
+ * through volatile fields and locks documented on each class.
  *
  * <p>Must not: import {@code io.openrs.ltl}, {@code java.sql}, {@code io.netty} or any server
  * module ({@code io.openrs.dsi}, {@code io.openrs.repserver}). Enforced by {@code

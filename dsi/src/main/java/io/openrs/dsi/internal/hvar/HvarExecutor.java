@@ -4,13 +4,14 @@ import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.ErrorAction;
-import io.openrs.dsi.internal.DsiThread;
 import io.openrs.dsi.internal.GroupBound;
 import io.openrs.dsi.internal.ReplicateSession;
 import io.openrs.dsi.internal.RunContext;
 import io.openrs.dsi.internal.SourceTransaction;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.packed.PackedRowReader;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>Transactions rs_lastcommit already holds are not applied; they are marked done with the next
  * unit, never ahead of earlier work that is not committed yet.
  */
-public final class HvarExecutor extends DsiThread {
+public final class HvarExecutor extends WorkerThread {
   private static final Logger LOG = LoggerFactory.getLogger(HvarExecutor.class);
 
   private final RunContext ctx;
@@ -73,9 +74,9 @@ public final class HvarExecutor extends DsiThread {
   private final java.util.Set<TableName> textLoads = new java.util.HashSet<>();
 
   /** The threads of an HVAR run: this one, and with several DSIEXEC threads the executors. */
-  public static List<DsiThread> threads(RunContext ctx) {
+  public static List<WorkerThread> threads(RunContext ctx) {
     HvarTables tables = new HvarTables(ctx);
-    List<DsiThread> out = new ArrayList<>();
+    List<WorkerThread> out = new ArrayList<>();
     HvarPipeline pipeline = new HvarPipeline(ctx, ctx.settings.numThreads());
     List<SharedApplySession> sessions = new ArrayList<>();
     for (int t = 1; t <= ctx.settings.numThreads(); t++) {
@@ -90,7 +91,7 @@ public final class HvarExecutor extends DsiThread {
 
   private HvarExecutor(
       RunContext ctx, HvarTables tables, HvarPipeline pipeline, List<SharedApplySession> sessions) {
-    super("rs-dsi-hvar-" + ctx.name());
+    super(ThreadNames.of("dsi", "hvar", ctx.name()), StopPolicy.AFTER_STEP);
     this.ctx = ctx;
     this.settings = ctx.settings.hvar();
     this.tables = tables;
@@ -431,7 +432,6 @@ public final class HvarExecutor extends DsiThread {
 
   @Override
   protected void onFatal(Throwable error) {
-    LOG.error("{}: HVAR failed", getName(), error);
     ctx.fail(
         new DsiFailure(
             0,
@@ -466,7 +466,7 @@ public final class HvarExecutor extends DsiThread {
    * A DSIEXEC thread of HVAR: applies the units the compiling thread hands it on its session, which
    * it shares with the compiling thread's inserts ahead of the groups it will apply.
    */
-  static final class ApplyThread extends DsiThread {
+  static final class ApplyThread extends WorkerThread {
     private final RunContext ctx;
     private final HvarPipeline pipeline;
     private final ReplicateSession session;
@@ -475,7 +475,9 @@ public final class HvarExecutor extends DsiThread {
 
     ApplyThread(
         RunContext ctx, HvarTables tables, HvarPipeline pipeline, SharedApplySession shared) {
-      super("rs-dsi-exec-" + ctx.name() + "-" + shared.session().thread());
+      super(
+          ThreadNames.of("dsi", "exec", ctx.name() + "-" + shared.session().thread()),
+          StopPolicy.AFTER_STEP);
       this.ctx = ctx;
       this.pipeline = pipeline;
       this.session = shared.session();
@@ -514,7 +516,6 @@ public final class HvarExecutor extends DsiThread {
 
     @Override
     protected void onFatal(Throwable error) {
-      LoggerFactory.getLogger(ApplyThread.class).error("{}: DSIEXEC failed", getName(), error);
       ctx.fail(
           new DsiFailure(
               0,

@@ -3,12 +3,13 @@ package io.openrs.dsi.internal.parallel;
 import io.openrs.dsi.DsiCounter;
 import io.openrs.dsi.DsiFailure;
 import io.openrs.dsi.ErrorAction;
-import io.openrs.dsi.internal.DsiThread;
 import io.openrs.dsi.internal.ReplicateSession;
 import io.openrs.dsi.internal.RunContext;
 import io.openrs.dsi.internal.SourceTransaction;
 import io.openrs.dsi.internal.StatementFailure;
 import io.openrs.dsi.internal.TransactionStream;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * thread ({@code dsi_num_large_xact_threads}) takes streamed large transactions only, applying
  * their commands as DSI-S reads them, and rolls back if the run is dropped.
  */
-public final class ParallelWorker extends DsiThread {
+public final class ParallelWorker extends WorkerThread {
   private static final Logger LOG = LoggerFactory.getLogger(ParallelWorker.class);
 
   private final RunContext ctx;
@@ -32,7 +33,7 @@ public final class ParallelWorker extends DsiThread {
 
   public ParallelWorker(
       RunContext ctx, ParallelCoordinator coordinator, int thread, boolean large) {
-    super("rs-dsi-exec-" + ctx.name() + "-" + thread);
+    super(ThreadNames.of("dsi", "exec", ctx.name() + "-" + thread), StopPolicy.AFTER_STEP);
     this.ctx = ctx;
     this.coordinator = coordinator;
     this.session = new ReplicateSession(ctx, thread);
@@ -148,7 +149,6 @@ public final class ParallelWorker extends DsiThread {
 
   @Override
   protected void onFatal(Throwable error) {
-    LOG.error("{}: DSIEXEC failed", getName(), error);
     ctx.fail(
         new DsiFailure(
             0,

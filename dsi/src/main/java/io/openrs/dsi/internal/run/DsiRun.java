@@ -8,7 +8,6 @@ import io.openrs.dsi.DsiSettings;
 import io.openrs.dsi.DsiTarget;
 import io.openrs.dsi.dialect.Dialect;
 import io.openrs.dsi.internal.DsiMeters;
-import io.openrs.dsi.internal.DsiThread;
 import io.openrs.dsi.internal.PoolEviction;
 import io.openrs.dsi.internal.RunContext;
 import io.openrs.dsi.internal.Scheduler;
@@ -17,6 +16,7 @@ import io.openrs.dsi.internal.hvar.HvarExecutor;
 import io.openrs.dsi.internal.parallel.ParallelCoordinator;
 import io.openrs.dsi.internal.parallel.ParallelWorker;
 import io.openrs.queue.StableQueue;
+import io.openrs.runtime.WorkerThread;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ public final class DsiRun {
 
   private final RunContext ctx;
   private final Scheduler scheduler;
-  private final List<DsiThread> executors = new ArrayList<>();
+  private final List<WorkerThread> executors = new ArrayList<>();
 
   /**
    * Prepares a run (nothing starts until {@link #start()}).
@@ -132,7 +132,7 @@ public final class DsiRun {
    */
   public boolean stop(Duration timeout) throws InterruptedException {
     ctx.requestStop();
-    for (DsiThread e : executors) {
+    for (WorkerThread e : executors) {
       e.initiateShutdown();
     }
     scheduler.initiateShutdown();

@@ -13,6 +13,7 @@ import io.openrs.dsi.testkit.RecordingSink;
 import io.openrs.dsi.testkit.TestDb;
 import io.openrs.dsi.testkit.Workload;
 import io.openrs.ltl.Oqid;
+import io.openrs.runtime.CounterKind;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -106,9 +107,7 @@ class HvarApplyIT {
         for (DsiCounter c : DsiCounter.values()) {
           counters.put(
               c,
-              c.kind() == DsiCounter.Kind.SUMMARY
-                  ? Hvar.observations(reg, c)
-                  : Hvar.counter(reg, c));
+              c.kind() == CounterKind.SUMMARY ? Hvar.observations(reg, c) : Hvar.counter(reg, c));
         }
       }
       return new Result(

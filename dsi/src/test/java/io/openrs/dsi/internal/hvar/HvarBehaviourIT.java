@@ -26,6 +26,7 @@ import io.openrs.ltl.Oqid;
 import io.openrs.ltl.Value;
 import io.openrs.ltl.packed.OriginEnvelope;
 import io.openrs.ltl.packed.PackedEncoder;
+import io.openrs.runtime.CounterKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ class HvarBehaviourIT {
   private record Run(DsiConnection dsi, SimpleMeterRegistry reg, RecordingSink sink)
       implements AutoCloseable {
     long counter(DsiCounter c) {
-      return c.kind() == DsiCounter.Kind.SUMMARY ? Hvar.observations(reg, c) : Hvar.counter(reg, c);
+      return c.kind() == CounterKind.SUMMARY ? Hvar.observations(reg, c) : Hvar.counter(reg, c);
     }
 
     @Override
