@@ -36,17 +36,19 @@ import io.openrs.queue.WriteFlush;
 import io.openrs.queue.file.FileQueueManager;
 import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repserver.admin.AdminService;
-import io.openrs.repserver.admin.ErrorClassCommands;
+import io.openrs.repserver.admin.ServerControl;
 import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.dist.OutboundQueue;
 import io.openrs.repserver.dist.WhereClause;
 import io.openrs.repserver.dsi.DsiTargets;
 import io.openrs.repserver.dsi.ReplicateDsis;
+import io.openrs.repserver.dsi.StoredErrorClasses;
 import io.openrs.repserver.exec.AgentGate;
 import io.openrs.repserver.exec.AgentLogin;
 import io.openrs.repserver.exec.AgentRejectedException;
 import io.openrs.repserver.exec.LtlListener;
 import io.openrs.repserver.exec.LtlTls;
+import io.openrs.repserver.monitor.OriginMeters;
 import io.openrs.repserver.monitor.PrometheusEndpoint;
 import io.openrs.repserver.monitor.StatsReporter;
 import io.openrs.repserver.monitor.StatsSampler;
@@ -92,7 +94,7 @@ import org.slf4j.LoggerFactory;
  * <p>Start with {@link #start}; {@link #close} is the graceful shutdown (agents told, NRM drains
  * what EXEC accepted, SQT/DIST stop, locators saved, queues close after their writers finish).
  */
-public final class ReplicationServer implements AutoCloseable {
+public final class ReplicationServer implements ServerControl, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplicationServer.class);
 
@@ -162,7 +164,7 @@ public final class ReplicationServer implements AutoCloseable {
               rssd,
               parameters,
               registry,
-              name -> rssd.errorClasses().find(name).map(ErrorClassCommands::toDsi));
+              name -> rssd.errorClasses().find(name).map(StoredErrorClasses::toDsi));
       this.rssdWriter =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -282,6 +284,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** The server's effective parameter values (RSSD over the configuration file over defaults). */
+  @Override
   public ParameterValues parameters() {
     return parameters;
   }
@@ -425,8 +428,9 @@ public final class ReplicationServer implements AutoCloseable {
                 p.getBoolean("nrm_thread"),
                 p.getLong("exec_nrm_request_limit"),
                 p.getLong("sqt_max_cache_size")),
-            registry,
-            replicateId -> outboundFor(replicateId).replicateName());
+            counters ->
+                OriginMeters.register(
+                    registry, counters, replicateId -> outboundFor(replicateId).replicateName()));
     origins.put(c.id(), pipeline);
     LOG.info(
         "origin {} (connection {}) recovered: truncation point {}",
@@ -578,6 +582,7 @@ public final class ReplicationServer implements AutoCloseable {
   // ---- the Java API the admin commands call ----------------------------------------------------
 
   /** {@code create connection}: a primary (with log transfer) or replicate database. */
+  @Override
   public synchronized ConnectionDef createConnection(
       String dataserver,
       String database,
@@ -596,6 +601,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** The connection {@code ds.db}. */
+  @Override
   public Optional<ConnectionDef> connection(String dataserver, String database) {
     return sts.connection(dataserver, database);
   }
@@ -605,6 +611,7 @@ public final class ReplicationServer implements AutoCloseable {
    *
    * @throws IllegalArgumentException naming the column and what is wrong with it
    */
+  @Override
   public synchronized void createRepDef(RepDef d) {
     checkColumns(d);
     requirePrimary(d.primaryConnectionId(), d.name());
@@ -619,6 +626,7 @@ public final class ReplicationServer implements AutoCloseable {
    *
    * @throws IllegalArgumentException naming what is wrong
    */
+  @Override
   public synchronized void alterRepDef(RepDef changed) {
     RepDef before =
         rssd.repDefs()
@@ -696,6 +704,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** {@code create database replication definition}. */
+  @Override
   public synchronized void createDatabaseRepDef(DatabaseRepDef d) {
     requirePrimary(d.primaryConnectionId(), d.name());
     rssd.repDefs().createDatabaseRepDef(d);
@@ -757,6 +766,7 @@ public final class ReplicationServer implements AutoCloseable {
    * @throws IllegalArgumentException naming what is wrong
    * @throws IllegalStateException when materialization cannot start (the subscription is not kept)
    */
+  @Override
   public synchronized List<String> createSubscription(
       String name,
       String repDefName,
@@ -1048,6 +1058,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** {@code drop subscription}. */
+  @Override
   public synchronized void dropSubscription(
       String name, String replicateDataserver, String replicateDatabase) {
     ConnectionDef replicate =
@@ -1102,6 +1113,7 @@ public final class ReplicationServer implements AutoCloseable {
    * {@code alter connection ... set p to 'v'}: saved with the connection; DSI parameters take
    * effect when the connection resumes.
    */
+  @Override
   public synchronized void setConnectionProperty(
       String dataserver, String database, String key, String value) {
     ConnectionDef c = requireConnection(dataserver, database);
@@ -1113,6 +1125,7 @@ public final class ReplicationServer implements AutoCloseable {
    * {@code drop connection}: refused while definitions or subscriptions use it (the RSSD names
    * them) or while an agent is connected; its queues are dropped with it.
    */
+  @Override
   public synchronized void dropConnection(String dataserver, String database) throws IOException {
     ConnectionDef c = requireConnection(dataserver, database);
     OriginPipeline p = origins.get(c.id());
@@ -1139,6 +1152,7 @@ public final class ReplicationServer implements AutoCloseable {
    * {@code suspend connection to ds.db}: the DSI of the connection stops applying after the
    * transaction in hand; returns when it has.
    */
+  @Override
   public void suspendConnection(String dataserver, String database) {
     ConnectionDef c = requireConnection(dataserver, database);
     rssd.connections().setState(c.id(), ConnectionState.SUSPENDED);
@@ -1159,6 +1173,7 @@ public final class ReplicationServer implements AutoCloseable {
    *
    * @throws IllegalStateException for a skip while the DSI is applying
    */
+  @Override
   public void resumeConnection(String dataserver, String database, boolean skipTransaction) {
     ConnectionDef c = requireConnection(dataserver, database);
     dsis.resume(c, openOutbound(c).queue(), skipTransaction);
@@ -1166,23 +1181,27 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** The DSIs of the replicate connections. */
+  @Override
   public ReplicateDsis dsis() {
     return dsis;
   }
 
   /** {@code drop replication definition}: refused while a subscription uses it. */
+  @Override
   public synchronized void dropRepDef(String name) {
     rssd.repDefs().drop(name);
     rules.changed();
   }
 
   /** {@code drop database replication definition}. */
+  @Override
   public synchronized void dropDatabaseRepDef(String name) {
     rssd.repDefs().dropDatabaseRepDef(name);
     rules.changed();
   }
 
   /** The connection {@code ds.db}, or an error naming it. */
+  @Override
   public ConnectionDef requireConnection(String dataserver, String database) {
     return rssd.connections()
         .find(dataserver, database)
@@ -1191,6 +1210,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** Every origin pipeline, by connection id. */
+  @Override
   public Map<Integer, OriginPipeline> origins() {
     return java.util.Collections.unmodifiableMap(origins);
   }
@@ -1198,6 +1218,7 @@ public final class ReplicationServer implements AutoCloseable {
   /**
    * {@code suspend log transfer from ds.db}: disconnects the agent and refuses it until resumed.
    */
+  @Override
   public void suspendLogTransfer(String dataserver, String database) {
     OriginPipeline p = requireOrigin(dataserver, database);
     rssd.connections().setLogTransferState(p.state().connectionId(), ConnectionState.SUSPENDED);
@@ -1205,6 +1226,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** {@code resume log transfer from ds.db}. */
+  @Override
   public void resumeLogTransfer(String dataserver, String database) {
     OriginPipeline p = requireOrigin(dataserver, database);
     rssd.connections().setLogTransferState(p.state().connectionId(), ConnectionState.ACTIVE);
@@ -1212,6 +1234,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** {@code resume distributor ds.db}: restarts a stopped DIST from its oldest unfinished work. */
+  @Override
   public void resumeDistributor(String dataserver, String database) throws InterruptedException {
     requireOrigin(dataserver, database).resumeDistributor();
   }
@@ -1268,6 +1291,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** Creates a user with a salted SCRAM-SHA-256 verifier of {@code password}. */
+  @Override
   public void createUser(String name, UserRole role, char[] password) {
     rssd.users().create(new RssdUser(name, role, ScramVerifier.derive(password)));
   }
@@ -1277,16 +1301,24 @@ public final class ReplicationServer implements AutoCloseable {
     return listener.port();
   }
 
+  @Override
   public Rssd rssd() {
     return rssd;
   }
 
+  @Override
   public StsCache sts() {
     return sts;
   }
 
+  @Override
   public FileQueueManager queues() {
     return queues;
+  }
+
+  @Override
+  public ParameterValues fileParameters() {
+    return settings.parameters();
   }
 
   public ServerSettings settings() {
@@ -1343,11 +1375,13 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** What {@code admin stats} shows. */
+  @Override
   public StatsReporter stats() {
     return stats;
   }
 
   /** {@code admin stats, ..., save, ...}: samples counters to the RSSD. */
+  @Override
   public StatsSampler sampler() {
     return sampler;
   }

@@ -11,7 +11,6 @@ import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.config.rssd.Subscription;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.ColumnDef;
 import io.openrs.repserver.admin.rcl.Materialization;
 import io.openrs.repserver.admin.rcl.RclCommand;
@@ -35,10 +34,10 @@ final class DefinitionCommands {
   static final Set<String> CONNECTION_KEYS =
       Set.of("server", "port", "user", "password", "database");
 
-  private final ReplicationServer server;
+  private final ServerControl server;
   private final ParameterCatalog catalog = ParameterCatalog.standard();
 
-  DefinitionCommands(ReplicationServer server) {
+  DefinitionCommands(ServerControl server) {
     this.server = server;
   }
 

@@ -6,7 +6,6 @@ import io.openrs.config.rssd.SourceGrant;
 import io.openrs.config.rssd.UserRole;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.OriginRef;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RclRole;
@@ -20,9 +19,9 @@ import java.util.stream.Collectors;
  */
 final class UserCommands {
 
-  private final ReplicationServer server;
+  private final ServerControl server;
 
-  UserCommands(ReplicationServer server) {
+  UserCommands(ServerControl server) {
     this.server = server;
   }
 

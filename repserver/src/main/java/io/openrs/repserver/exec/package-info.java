@@ -14,6 +14,9 @@
  * docs/formats/ltl-wire.md}; what is protected is in {@code docs/security.md}.
  *
  * <p>Admission and SummaryLog are shared by every event loop and thread-safe; AgentSession is not
- * (owned by its event loop).
+ * (owned by its event loop). Threads: Netty's boss and worker event loops of the LTL port.
+ *
+ * <p>Must not: import {@code admin}, {@code monitor} or {@code catalog}, nor the root package; it
+ * reaches its origin only through {@code origin}. Enforced by {@code ModuleBoundariesTest}.
  */
 package io.openrs.repserver.exec;
