@@ -86,7 +86,7 @@ final class ControlCommands {
         throw new PgException(
             AdminErrors.of(e, 0).sqlState(), e.getMessage(), s.setting().position());
       }
-      server.rssd().config().setServerValue(p.name(), value);
+      server.catalog().setServerValue(p.name(), value);
       return PgResult.command(c.commandTag())
           .withNotice(
               p.name()

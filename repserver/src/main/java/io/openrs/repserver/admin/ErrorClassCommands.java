@@ -40,7 +40,7 @@ public final class ErrorClassCommands {
 
   PgResult execute(RclCommand c) throws PgException {
     if (c instanceof RclCommand.CreateErrorClass cc) {
-      ErrorClassDef d = classes().create(cc.name(), cc.template());
+      ErrorClassDef d = server.catalog().createErrorClass(cc.name(), cc.template());
       return PgResult.command(c.commandTag())
           .withNotice(
               "error class "
@@ -51,7 +51,7 @@ public final class ErrorClassCommands {
                       .orElse(" without actions"));
     } else if (c instanceof RclCommand.AlterErrorClass ac) {
       int copied = template(ac.template()).actions().size();
-      classes().alter(ac.name(), ac.template());
+      server.catalog().alterErrorClass(ac.name(), ac.template());
       return PgResult.command(c.commandTag())
           .withNotice(
               copied
@@ -70,10 +70,10 @@ public final class ErrorClassCommands {
                 + " is the server's error_class; set another one first (configure replication"
                 + " server set error_class to '<class>')");
       }
-      classes().drop(dc.name());
+      server.catalog().dropErrorClass(dc.name());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.AssignAction aa) {
-      classes().assign(aa.errorClass(), aa.action().rcl(), aa.codes());
+      server.catalog().assignErrorAction(aa.errorClass(), aa.action().rcl(), aa.codes());
       return PgResult.command(c.commandTag())
           .withNotice(
               aa.action().rcl()
@@ -139,7 +139,8 @@ public final class ErrorClassCommands {
     Table t =
         new Table().text("connection").text("class").text("code").text("matched").text("action");
     if (h.dataserver().isPresent()) {
-      ConnectionDef conn = server.requireConnection(h.dataserver().get(), h.database().get());
+      ConnectionDef conn =
+          server.catalog().requireConnection(h.dataserver().get(), h.database().get());
       List<ErrorClass> chain = new ArrayList<>();
       Optional<String> named = connectionClass(conn);
       String note = null;

@@ -2,19 +2,16 @@ package io.openrs.repserver.admin;
 
 import io.openrs.config.param.ParameterValues;
 import io.openrs.config.rssd.ConnectionDef;
-import io.openrs.config.rssd.DatabaseRepDef;
 import io.openrs.config.rssd.Profile;
-import io.openrs.config.rssd.RepDef;
 import io.openrs.config.rssd.Rssd;
 import io.openrs.config.rssd.StsCache;
-import io.openrs.config.rssd.UserRole;
 import io.openrs.queue.file.FileQueueManager;
+import io.openrs.repserver.catalog.Catalog;
 import io.openrs.repserver.dsi.ReplicateDsis;
 import io.openrs.repserver.monitor.StatsReporter;
 import io.openrs.repserver.monitor.StatsSampler;
 import io.openrs.repserver.origin.OriginPipeline;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,6 +27,9 @@ public interface ServerControl {
 
   /** The configuration file's parameters alone (which ones it sets explicitly). */
   ParameterValues fileParameters();
+
+  /** The one door for changes to definitions, users and connection settings. */
+  Catalog catalog();
 
   /** The RSSD. */
   Rssd rssd();
@@ -55,9 +55,6 @@ public interface ServerControl {
   /** The background sampling of counters into the RSSD. */
   StatsSampler sampler();
 
-  /** The connection {@code ds.db}, or an error naming it. */
-  ConnectionDef requireConnection(String dataserver, String database);
-
   /** {@code create connection}: a primary (with log transfer) or replicate database. */
   ConnectionDef createConnection(
       String dataserver,
@@ -66,9 +63,6 @@ public interface ServerControl {
       boolean logTransfer,
       Map<String, String> properties)
       throws IOException;
-
-  /** {@code alter connection ... set p to 'v'}. */
-  void setConnectionProperty(String dataserver, String database, String key, String value);
 
   /** {@code drop connection}. */
   void dropConnection(String dataserver, String database) throws IOException;
@@ -87,39 +81,4 @@ public interface ServerControl {
 
   /** {@code resume distributor ds.db}. */
   void resumeDistributor(String dataserver, String database) throws InterruptedException;
-
-  /** {@code create replication definition}. */
-  void createRepDef(RepDef d);
-
-  /** {@code alter replication definition}. */
-  void alterRepDef(RepDef changed);
-
-  /** {@code drop replication definition}. */
-  void dropRepDef(String name);
-
-  /** {@code create database replication definition}. */
-  void createDatabaseRepDef(DatabaseRepDef d);
-
-  /** {@code drop database replication definition}. */
-  void dropDatabaseRepDef(String name);
-
-  /**
-   * {@code create subscription}, {@code with materialization} when {@code materialize}.
-   *
-   * @return notices for the DBA
-   */
-  List<String> createSubscription(
-      String name,
-      String repDefName,
-      boolean databaseLevel,
-      String replicateDataserver,
-      String replicateDatabase,
-      Optional<String> whereClause,
-      boolean materialize);
-
-  /** {@code drop subscription}. */
-  void dropSubscription(String name, String replicateDataserver, String replicateDatabase);
-
-  /** {@code create user}. */
-  void createUser(String name, UserRole role, char[] password);
 }

@@ -9,7 +9,9 @@
  * admin shutdown} thread, which runs the process's exit.
  *
  * <p>Must not: import the server class or the root package: commands reach the server through
- * {@link io.openrs.repserver.admin.ServerControl}, which {@code ReplicationServer} implements.
- * Nothing below this package imports it. Enforced by {@code ModuleBoundariesTest}.
+ * {@link io.openrs.repserver.admin.ServerControl}, which {@code ReplicationServer} implements, and
+ * change the RSSD's configuration (definitions, subscriptions, users, connection settings, server
+ * values, error classes) through the {@code catalog.Catalog} it hands out. Nothing below this
+ * package imports it. Enforced by {@code ModuleBoundariesTest}.
  */
 package io.openrs.repserver.admin;
