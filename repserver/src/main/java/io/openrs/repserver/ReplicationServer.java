@@ -11,7 +11,6 @@ import io.openrs.config.rssd.Locator;
 import io.openrs.config.rssd.Profile;
 import io.openrs.config.rssd.RepDef;
 import io.openrs.config.rssd.Rssd;
-import io.openrs.config.rssd.RssdUser;
 import io.openrs.config.rssd.StsCache;
 import io.openrs.config.rssd.UserRole;
 import io.openrs.config.secret.PrivateFiles;
@@ -21,7 +20,6 @@ import io.openrs.ltl.packed.OriginEnvelope;
 import io.openrs.ltl.packed.PackedDecoder;
 import io.openrs.ltl.packed.PackedFormatException;
 import io.openrs.pgwire.PgServer;
-import io.openrs.pgwire.PgServerSettings;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueMessage;
 import io.openrs.queue.QueueSettings;
@@ -36,11 +34,8 @@ import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.dist.OutboundQueue;
 import io.openrs.repserver.dsi.ReplicateDsis;
 import io.openrs.repserver.dsi.StoredErrorClasses;
-import io.openrs.repserver.exec.AgentGate;
-import io.openrs.repserver.exec.AgentLogin;
-import io.openrs.repserver.exec.AgentRejectedException;
 import io.openrs.repserver.exec.LtlListener;
-import io.openrs.repserver.exec.LtlTls;
+import io.openrs.repserver.exec.OriginGate;
 import io.openrs.repserver.monitor.OriginMeters;
 import io.openrs.repserver.monitor.PrometheusEndpoint;
 import io.openrs.repserver.monitor.StatsReporter;
@@ -50,9 +45,6 @@ import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.repserver.origin.OriginState;
 import io.openrs.repserver.origin.PipelineSettings;
 import io.openrs.repserver.rules.ReplicationRules;
-import io.openrs.wire.ErrorCode;
-import io.openrs.wire.LtlCompression;
-import io.openrs.wire.WireProtocol;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -199,41 +191,14 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
       ParameterValues p = s.parameters;
       s.listener =
           LtlListener.start(
-              new LtlListener.Settings(
-                  p.getString("listen_address"),
-                  p.getInt("ltl_port"),
-                  p.getInt("exec_max_connections"),
-                  WireProtocol.DEFAULT_MAX_FRAME_LENGTH,
-                  p.getInt("exec_max_handshakes"),
-                  p.getDuration("exec_handshake_timeout"),
-                  p.getDuration("agent_heartbeat_interval"),
-                  p.getInt("agent_idle_heartbeats"),
-                  new AgentLogin.Settings(
-                      p.getInt("exec_max_login_failures"), p.getBoolean("exec_hello_password")),
-                  java.time.Clock.systemUTC(),
-                  ltlTls(settings, p),
-                  ltlCompression(p.getString("ltl_compression"))),
-              s.new Gate(),
+              PortSettings.ltl(settings, p),
+              new OriginGate(s.sts, s.origins::get, () -> s.closing),
               s.rssdWriter);
       s.rssdWriter.scheduleWithFixedDelay(s::saveLocators, 1, 1, TimeUnit.SECONDS);
       s.applySpaceWarnings();
       s.rssdWriter.scheduleWithFixedDelay(s::applySpaceWarnings, 5, 5, TimeUnit.SECONDS);
       s.stats = new StatsReporter(registry, Clock.SYSTEM);
-      s.admin =
-          PgServer.start(
-              new PgServerSettings(
-                      p.getString("listen_address"),
-                      p.getInt("admin_port"),
-                      pemFile(settings, p.getString("admin_tls_certificate")),
-                      pemFile(settings, p.getString("admin_tls_private_key")),
-                      PgServerSettings.DEFAULT_MAX_CONNECTIONS,
-                      "15.0 (openrs 0.1.0)")
-                  .withMaxStatementBytes(p.getInt("admin_max_statement_bytes"))
-                  .withMaxUnauthenticated(p.getInt("admin_max_unauthenticated"))
-                  .withAuthenticationTimeout(p.getDuration("admin_auth_timeout"))
-                  .withMaxLoginFailures(p.getInt("admin_max_login_failures"))
-                  .withRequireTls(adminTlsRequired(p)),
-              new AdminService(s, onShutdown));
+      s.admin = PgServer.start(PortSettings.admin(settings, p), new AdminService(s, onShutdown));
       s.sampler = new StatsSampler(s.stats, s.rssd.counterSamples(), s.rssdWriter);
       int prometheusPort = p.getInt("prometheus_port");
       if (prometheusPort != 0 && registry instanceof PrometheusMeterRegistry prometheusRegistry) {
@@ -501,74 +466,6 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
   private void saveLocators() {
     for (OriginPipeline p : origins.values()) {
       p.locator().save();
-    }
-  }
-
-  // ---- the agent gate ------------------------------------------------------------------------
-
-  private final class Gate implements AgentGate {
-    @Override
-    public Optional<String> verifier(String user) {
-      return sts.user(user).map(RssdUser::scramSha256);
-    }
-
-    @Override
-    public OriginPipeline admit(String userName, LtlCommand.Connect connect, int version)
-        throws AgentRejectedException {
-      if (closing) {
-        throw new AgentRejectedException(ErrorCode.SHUTTING_DOWN, "the server is shutting down");
-      }
-      String origin = connect.originServer() + "." + connect.originDatabase();
-      Optional<RssdUser> user = sts.user(userName);
-      if (user.isEmpty()) {
-        throw new AgentRejectedException(
-            ErrorCode.AUTHENTICATION_FAILED, "user '" + userName + "' was dropped");
-      }
-      if (!user.get().mayConnectSource(connect.originServer(), connect.originDatabase())) {
-        // Checked before the origin is looked up: it tells an unprivileged user nothing about
-        // which origins exist.
-        throw new AgentRejectedException(
-            version >= WireProtocol.SCRAM_VERSION
-                ? ErrorCode.PERMISSION_DENIED
-                : ErrorCode.AUTHENTICATION_FAILED,
-            "user '"
-                + userName
-                + "' may not connect a replication agent for origin "
-                + origin
-                + " ("
-                + (user.get().sourceGrants().isEmpty()
-                    ? "it has no connect source permission"
-                    : "it has connect source for " + user.get().sourceGrants())
-                + "); an administrator can run: grant connect source on "
-                + origin
-                + " to "
-                + userName);
-      }
-      Optional<ConnectionDef> c = sts.connection(connect.originServer(), connect.originDatabase());
-      if (c.isEmpty() || !c.get().logTransfer()) {
-        throw new AgentRejectedException(
-            ErrorCode.UNKNOWN_ORIGIN,
-            c.isEmpty()
-                ? "no connection " + origin + " (create connection ... with log transfer on)"
-                : "connection "
-                    + origin
-                    + " has no log transfer (alter connection ... set log"
-                    + " transfer on)");
-      }
-      OriginPipeline p = origins.get(c.get().id());
-      if (p == null) {
-        throw new AgentRejectedException(
-            ErrorCode.UNKNOWN_ORIGIN, "origin " + origin + " is not started");
-      }
-      OriginState.LogTransfer lt = p.state().logTransfer();
-      if (!lt.running()) {
-        boolean first = p.state().firstRefusalFor(lt);
-        throw new AgentRejectedException(
-            ErrorCode.LOG_TRANSFER_STOPPED,
-            "log transfer from " + origin + " is stopped: " + lt.stoppedBecause().orElse(""),
-            !first);
-      }
-      return p;
     }
   }
 
@@ -884,45 +781,6 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
   }
 
   /** {@code ltl_tls} and its files. */
-  private static LtlTls ltlTls(ServerSettings settings, ParameterValues p) throws IOException {
-    try {
-      return new LtlTls(
-          LtlTls.Mode.of(p.getString("ltl_tls")),
-          pemFile(settings, p.getString("ltl_tls_certificate")),
-          pemFile(settings, p.getString("ltl_tls_private_key")),
-          pemFile(settings, p.getString("ltl_tls_client_ca")));
-    } catch (IllegalArgumentException e) {
-      throw new IOException("bad LTL port TLS configuration: " + e.getMessage(), e);
-    }
-  }
-
-  /** {@code ltl_compression}: the methods the server agrees to. */
-  static java.util.Set<LtlCompression> ltlCompression(String value) {
-    return switch (value) {
-      case "any" -> java.util.EnumSet.of(LtlCompression.LZ4, LtlCompression.ZSTD);
-      case "off" -> java.util.Set.of();
-      default -> java.util.Set.of(LtlCompression.byName(value).orElseThrow());
-    };
-  }
-
-  /** {@code admin_tls_required}, refused without the certificate and key it needs. */
-  private static boolean adminTlsRequired(ParameterValues p) {
-    boolean required = p.getBoolean("admin_tls_required");
-    if (required
-        && (p.getString("admin_tls_certificate").isEmpty()
-            || p.getString("admin_tls_private_key").isEmpty())) {
-      throw new IllegalArgumentException(
-          "admin_tls_required = on needs admin_tls_certificate and admin_tls_private_key (PEM"
-              + " files of the admin port's certificate and key); set both, or admin_tls_required"
-              + " = off");
-    }
-    return required;
-  }
-
-  private static Optional<Path> pemFile(ServerSettings settings, String path) {
-    return path.isEmpty() ? Optional.empty() : Optional.of(settings.directory().resolve(path));
-  }
-
   /** The admin port (PostgreSQL protocol) bound. */
   public int adminPort() {
     return admin.port();
