@@ -10,24 +10,16 @@ import io.openrs.config.rssd.DatabaseRepDef;
 import io.openrs.config.rssd.Locator;
 import io.openrs.config.rssd.Profile;
 import io.openrs.config.rssd.RepDef;
-import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.config.rssd.Rssd;
-import io.openrs.config.rssd.RssdUser;
-import io.openrs.config.rssd.ScramVerifier;
 import io.openrs.config.rssd.StsCache;
-import io.openrs.config.rssd.SubscriptionState;
 import io.openrs.config.rssd.UserRole;
 import io.openrs.config.secret.PrivateFiles;
-import io.openrs.dsi.DsiTarget;
-import io.openrs.dsi.ReplicaIdentity;
-import io.openrs.dsi.SnapshotSignal;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.packed.OriginEnvelope;
 import io.openrs.ltl.packed.PackedDecoder;
 import io.openrs.ltl.packed.PackedFormatException;
 import io.openrs.pgwire.PgServer;
-import io.openrs.pgwire.PgServerSettings;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueMessage;
 import io.openrs.queue.QueueSettings;
@@ -36,38 +28,30 @@ import io.openrs.queue.WriteFlush;
 import io.openrs.queue.file.FileQueueManager;
 import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repserver.admin.AdminService;
-import io.openrs.repserver.admin.ErrorClassCommands;
+import io.openrs.repserver.admin.ServerControl;
+import io.openrs.repserver.catalog.Catalog;
 import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.dist.OutboundQueue;
-import io.openrs.repserver.dist.WhereClause;
-import io.openrs.repserver.dsi.DsiTargets;
 import io.openrs.repserver.dsi.ReplicateDsis;
-import io.openrs.repserver.exec.AgentGate;
-import io.openrs.repserver.exec.AgentLogin;
-import io.openrs.repserver.exec.AgentRejectedException;
+import io.openrs.repserver.dsi.StoredErrorClasses;
 import io.openrs.repserver.exec.LtlListener;
-import io.openrs.repserver.exec.LtlTls;
+import io.openrs.repserver.exec.OriginGate;
+import io.openrs.repserver.monitor.OriginMeters;
 import io.openrs.repserver.monitor.PrometheusEndpoint;
 import io.openrs.repserver.monitor.StatsReporter;
 import io.openrs.repserver.monitor.StatsSampler;
-import io.openrs.repserver.nrm.ColumnTypes;
 import io.openrs.repserver.origin.LocatorKeeper;
 import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.repserver.origin.OriginState;
 import io.openrs.repserver.origin.PipelineSettings;
 import io.openrs.repserver.rules.ReplicationRules;
-import io.openrs.wire.ErrorCode;
-import io.openrs.wire.LtlCompression;
-import io.openrs.wire.WireProtocol;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -92,7 +76,7 @@ import org.slf4j.LoggerFactory;
  * <p>Start with {@link #start}; {@link #close} is the graceful shutdown (agents told, NRM drains
  * what EXEC accepted, SQT/DIST stop, locators saved, queues close after their writers finish).
  */
-public final class ReplicationServer implements AutoCloseable {
+public final class ReplicationServer implements ServerControl, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplicationServer.class);
 
@@ -107,6 +91,7 @@ public final class ReplicationServer implements AutoCloseable {
   private final Rssd rssd;
   private final StsCache sts;
   private final ReplicationRules rules;
+  private final Catalog catalog;
   private final FileQueueManager queues;
   private final ScheduledExecutorService rssdWriter;
   private final ReplicateDsis dsis;
@@ -149,6 +134,7 @@ public final class ReplicationServer implements AutoCloseable {
       }
       this.sts = new StsCache(rssd, p.getInt("sts_cachesize"), fullyCachedTables(p), registry);
       this.rules = new ReplicationRules(rssd, sts);
+      this.catalog = new Catalog(rssd, rules, parameters, this::replicateSubscribed, this);
       ensureAdministrator();
       q =
           FileQueueManager.open(
@@ -162,7 +148,7 @@ public final class ReplicationServer implements AutoCloseable {
               rssd,
               parameters,
               registry,
-              name -> rssd.errorClasses().find(name).map(ErrorClassCommands::toDsi));
+              name -> rssd.errorClasses().find(name).map(StoredErrorClasses::toDsi));
       this.rssdWriter =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -205,41 +191,14 @@ public final class ReplicationServer implements AutoCloseable {
       ParameterValues p = s.parameters;
       s.listener =
           LtlListener.start(
-              new LtlListener.Settings(
-                  p.getString("listen_address"),
-                  p.getInt("ltl_port"),
-                  p.getInt("exec_max_connections"),
-                  WireProtocol.DEFAULT_MAX_FRAME_LENGTH,
-                  p.getInt("exec_max_handshakes"),
-                  p.getDuration("exec_handshake_timeout"),
-                  p.getDuration("agent_heartbeat_interval"),
-                  p.getInt("agent_idle_heartbeats"),
-                  new AgentLogin.Settings(
-                      p.getInt("exec_max_login_failures"), p.getBoolean("exec_hello_password")),
-                  java.time.Clock.systemUTC(),
-                  ltlTls(settings, p),
-                  ltlCompression(p.getString("ltl_compression"))),
-              s.new Gate(),
+              PortSettings.ltl(settings, p),
+              new OriginGate(s.sts, s.origins::get, () -> s.closing),
               s.rssdWriter);
       s.rssdWriter.scheduleWithFixedDelay(s::saveLocators, 1, 1, TimeUnit.SECONDS);
       s.applySpaceWarnings();
       s.rssdWriter.scheduleWithFixedDelay(s::applySpaceWarnings, 5, 5, TimeUnit.SECONDS);
       s.stats = new StatsReporter(registry, Clock.SYSTEM);
-      s.admin =
-          PgServer.start(
-              new PgServerSettings(
-                      p.getString("listen_address"),
-                      p.getInt("admin_port"),
-                      pemFile(settings, p.getString("admin_tls_certificate")),
-                      pemFile(settings, p.getString("admin_tls_private_key")),
-                      PgServerSettings.DEFAULT_MAX_CONNECTIONS,
-                      "15.0 (openrs 0.1.0)")
-                  .withMaxStatementBytes(p.getInt("admin_max_statement_bytes"))
-                  .withMaxUnauthenticated(p.getInt("admin_max_unauthenticated"))
-                  .withAuthenticationTimeout(p.getDuration("admin_auth_timeout"))
-                  .withMaxLoginFailures(p.getInt("admin_max_login_failures"))
-                  .withRequireTls(adminTlsRequired(p)),
-              new AdminService(s, onShutdown));
+      s.admin = PgServer.start(PortSettings.admin(settings, p), new AdminService(s, onShutdown));
       s.sampler = new StatsSampler(s.stats, s.rssd.counterSamples(), s.rssdWriter);
       int prometheusPort = p.getInt("prometheus_port");
       if (prometheusPort != 0 && registry instanceof PrometheusMeterRegistry prometheusRegistry) {
@@ -282,6 +241,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** The server's effective parameter values (RSSD over the configuration file over defaults). */
+  @Override
   public ParameterValues parameters() {
     return parameters;
   }
@@ -311,7 +271,7 @@ public final class ReplicationServer implements AutoCloseable {
                             + " (configuration admin_password_env / admin_password_file, or the"
                             + " environment variable OPENRS_ADMIN_PASSWORD); there is no built-in"
                             + " default"));
-    rssd.users().create(new RssdUser(ADMIN_USER, UserRole.ADMIN, ScramVerifier.derive(password)));
+    catalog.createUser(ADMIN_USER, UserRole.ADMIN, password);
     LOG.info("created administrator {} in the RSSD", ADMIN_USER);
   }
 
@@ -420,13 +380,15 @@ public final class ReplicationServer implements AutoCloseable {
                     rereader,
                     stats,
                     held,
-                    ids -> rssdWriter.execute(() -> materializationsCompleted(c.id(), ids))),
+                    ids ->
+                        rssdWriter.execute(() -> catalog.materializationsCompleted(c.id(), ids))),
             new PipelineSettings(
                 p.getBoolean("nrm_thread"),
                 p.getLong("exec_nrm_request_limit"),
                 p.getLong("sqt_max_cache_size")),
-            registry,
-            replicateId -> outboundFor(replicateId).replicateName());
+            counters ->
+                OriginMeters.register(
+                    registry, counters, replicateId -> outboundFor(replicateId).replicateName()));
     origins.put(c.id(), pipeline);
     LOG.info(
         "origin {} (connection {}) recovered: truncation point {}",
@@ -507,77 +469,117 @@ public final class ReplicationServer implements AutoCloseable {
     }
   }
 
-  // ---- the agent gate ------------------------------------------------------------------------
+  // ---- the catalog: definitions, users, connection settings (package catalog) ----------------
 
-  private final class Gate implements AgentGate {
-    @Override
-    public Optional<String> verifier(String user) {
-      return sts.user(user).map(RssdUser::scramSha256);
-    }
+  /** The one door for changes to replication definitions, users and connection settings. */
+  @Override
+  public Catalog catalog() {
+    return catalog;
+  }
 
-    @Override
-    public OriginPipeline admit(String userName, LtlCommand.Connect connect, int version)
-        throws AgentRejectedException {
-      if (closing) {
-        throw new AgentRejectedException(ErrorCode.SHUTTING_DOWN, "the server is shutting down");
-      }
-      String origin = connect.originServer() + "." + connect.originDatabase();
-      Optional<RssdUser> user = sts.user(userName);
-      if (user.isEmpty()) {
-        throw new AgentRejectedException(
-            ErrorCode.AUTHENTICATION_FAILED, "user '" + userName + "' was dropped");
-      }
-      if (!user.get().mayConnectSource(connect.originServer(), connect.originDatabase())) {
-        // Checked before the origin is looked up: it tells an unprivileged user nothing about
-        // which origins exist.
-        throw new AgentRejectedException(
-            version >= WireProtocol.SCRAM_VERSION
-                ? ErrorCode.PERMISSION_DENIED
-                : ErrorCode.AUTHENTICATION_FAILED,
-            "user '"
-                + userName
-                + "' may not connect a replication agent for origin "
-                + origin
-                + " ("
-                + (user.get().sourceGrants().isEmpty()
-                    ? "it has no connect source permission"
-                    : "it has connect source for " + user.get().sourceGrants())
-                + "); an administrator can run: grant connect source on "
-                + origin
-                + " to "
-                + userName);
-      }
-      Optional<ConnectionDef> c = sts.connection(connect.originServer(), connect.originDatabase());
-      if (c.isEmpty() || !c.get().logTransfer()) {
-        throw new AgentRejectedException(
-            ErrorCode.UNKNOWN_ORIGIN,
-            c.isEmpty()
-                ? "no connection " + origin + " (create connection ... with log transfer on)"
-                : "connection "
-                    + origin
-                    + " has no log transfer (alter connection ... set log"
-                    + " transfer on)");
-      }
-      OriginPipeline p = origins.get(c.get().id());
-      if (p == null) {
-        throw new AgentRejectedException(
-            ErrorCode.UNKNOWN_ORIGIN, "origin " + origin + " is not started");
-      }
-      OriginState.LogTransfer lt = p.state().logTransfer();
-      if (!lt.running()) {
-        boolean first = p.state().firstRefusalFor(lt);
-        throw new AgentRejectedException(
-            ErrorCode.LOG_TRANSFER_STOPPED,
-            "log transfer from " + origin + " is stopped: " + lt.stoppedBecause().orElse(""),
-            !first);
-      }
-      return p;
+  /** {@code create replication definition}: see {@link Catalog#createRepDef}. */
+  public void createRepDef(RepDef d) {
+    catalog.createRepDef(d);
+  }
+
+  /** {@code alter replication definition}: see {@link Catalog#alterRepDef}. */
+  public void alterRepDef(RepDef changed) {
+    catalog.alterRepDef(changed);
+  }
+
+  /** {@code create database replication definition}: see {@link Catalog#createDatabaseRepDef}. */
+  public void createDatabaseRepDef(DatabaseRepDef d) {
+    catalog.createDatabaseRepDef(d);
+  }
+
+  /** {@code drop replication definition}: see {@link Catalog#dropRepDef}. */
+  public void dropRepDef(String name) {
+    catalog.dropRepDef(name);
+  }
+
+  /** {@code drop database replication definition}. */
+  public void dropDatabaseRepDef(String name) {
+    catalog.dropDatabaseRepDef(name);
+  }
+
+  /** {@code alter connection ... set p to 'v'}: see {@link Catalog#setConnectionProperty}. */
+  public void setConnectionProperty(String dataserver, String database, String key, String value) {
+    catalog.setConnectionProperty(dataserver, database, key, value);
+  }
+
+  /** The connection {@code ds.db}, or an error naming it. */
+  public ConnectionDef requireConnection(String dataserver, String database) {
+    return catalog.requireConnection(dataserver, database);
+  }
+
+  /** {@code create user}. */
+  public void createUser(String name, UserRole role, char[] password) {
+    catalog.createUser(name, role, password);
+  }
+
+  /** {@code create subscription}: see {@link Catalog#createSubscription}. */
+  public List<String> createSubscription(
+      String name,
+      String repDefName,
+      boolean databaseLevel,
+      String replicateDataserver,
+      String replicateDatabase,
+      Optional<String> whereClause) {
+    return catalog.createSubscription(
+        name, repDefName, databaseLevel, replicateDataserver, replicateDatabase, whereClause);
+  }
+
+  /**
+   * {@code create subscription ... with materialization}: see {@link Catalog#createSubscription}.
+   */
+  public List<String> createSubscription(
+      String name,
+      String repDefName,
+      boolean databaseLevel,
+      String replicateDataserver,
+      String replicateDatabase,
+      Optional<String> whereClause,
+      boolean materialize) {
+    return catalog.createSubscription(
+        name,
+        repDefName,
+        databaseLevel,
+        replicateDataserver,
+        replicateDatabase,
+        whereClause,
+        materialize);
+  }
+
+  /** {@code drop subscription}. */
+  public void dropSubscription(String name, String replicateDataserver, String replicateDatabase) {
+    catalog.dropSubscription(name, replicateDataserver, replicateDatabase);
+  }
+
+  /**
+   * A replicate connection got a subscription: its outbound queue is opened and its DSI started.
+   *
+   * @return a notice when the DSI cannot start yet
+   */
+  private List<String> replicateSubscribed(ConnectionDef replicate) {
+    OutboundQueue q = openOutbound(replicate);
+    try {
+      dsis.ensure(replicate, q.queue());
+      return List.of();
+    } catch (RuntimeException e) {
+      return List.of(
+          "the DSI of "
+              + replicate.name()
+              + " cannot start yet: "
+              + e.getMessage()
+              + "; fix it with alter connection, then resume connection to "
+              + replicate.name());
     }
   }
 
   // ---- the Java API the admin commands call ----------------------------------------------------
 
   /** {@code create connection}: a primary (with log transfer) or replicate database. */
+  @Override
   public synchronized ConnectionDef createConnection(
       String dataserver,
       String database,
@@ -596,523 +598,24 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** The connection {@code ds.db}. */
+  @Override
   public Optional<ConnectionDef> connection(String dataserver, String database) {
     return sts.connection(dataserver, database);
   }
 
-  /**
-   * {@code create replication definition}: checks its column types, key and searchable columns.
-   *
-   * @throws IllegalArgumentException naming the column and what is wrong with it
-   */
-  public synchronized void createRepDef(RepDef d) {
-    checkColumns(d);
-    requirePrimary(d.primaryConnectionId(), d.name());
-    rssd.repDefs().create(d);
-    rules.changed();
-  }
-
-  /**
-   * {@code alter replication definition}: the definition's columns and searchable columns become
-   * those of {@code changed}; its tables and primary key stay. A searchable column a subscription's
-   * where clause reads cannot be dropped.
-   *
-   * @throws IllegalArgumentException naming what is wrong
-   */
-  public synchronized void alterRepDef(RepDef changed) {
-    RepDef before =
-        rssd.repDefs()
-            .find(changed.name())
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "no replication definition named " + changed.name()));
-    if (!before.primaryKey().equals(changed.primaryKey())
-        || before.primaryConnectionId() != changed.primaryConnectionId()
-        || !before.primaryTable().equals(changed.primaryTable())
-        || !before.replicateTable().equals(changed.replicateTable())) {
-      throw new IllegalArgumentException(
-          "replication definition "
-              + changed.name()
-              + ": alter changes columns and searchable columns only, not tables or the key");
-    }
-    checkColumns(changed);
-    Set<String> searchable = new HashSet<>();
-    changed.searchableColumns().forEach(c -> searchable.add(c.toLowerCase(Locale.ROOT)));
-    for (io.openrs.config.rssd.Subscription sub : rssd.subscriptions().forRepDef(changed.name())) {
-      if (sub.databaseLevel() || sub.whereClause().isEmpty()) {
-        continue;
-      }
-      for (String col : WhereClause.parse(sub.whereClause().get()).columns()) {
-        boolean wasSearchable =
-            before.searchableColumns().stream().anyMatch(b -> b.equalsIgnoreCase(col));
-        if (wasSearchable && !searchable.contains(col.toLowerCase(Locale.ROOT))) {
-          throw new IllegalStateException(
-              "replication definition "
-                  + changed.name()
-                  + ": searchable column "
-                  + col
-                  + " is read by the where clause of subscription "
-                  + sub.name()
-                  + "; drop or change that subscription first");
-        }
-      }
-    }
-    rssd.repDefs().alterColumns(changed);
-    rules.changed();
-  }
-
-  private void checkColumns(RepDef d) {
-    Set<String> names = new LinkedHashSet<>();
-    for (RepDefColumn c : d.columns()) {
-      if (!names.add(c.name())) {
-        throw new IllegalArgumentException(
-            "replication definition " + d.name() + ": column " + c.name() + " is listed twice");
-      }
-      if (ColumnTypes.familyOf(c.type()).isEmpty()) {
-        throw new IllegalArgumentException(
-            "replication definition "
-                + d.name()
-                + ": column "
-                + c.name()
-                + " has unknown datatype '"
-                + c.type()
-                + "'; known: "
-                + new java.util.TreeSet<>(ColumnTypes.knownTypes()));
-      }
-    }
-    for (String k : d.primaryKey()) {
-      if (!names.contains(k)) {
-        throw new IllegalArgumentException(
-            "replication definition " + d.name() + ": primary key column " + k + " is not listed");
-      }
-    }
-    for (String k : d.searchableColumns()) {
-      if (!names.contains(k)) {
-        throw new IllegalArgumentException(
-            "replication definition " + d.name() + ": searchable column " + k + " is not listed");
-      }
-    }
-  }
-
   /** {@code create database replication definition}. */
-  public synchronized void createDatabaseRepDef(DatabaseRepDef d) {
-    requirePrimary(d.primaryConnectionId(), d.name());
-    rssd.repDefs().createDatabaseRepDef(d);
-    rules.changed();
-  }
-
-  private void requirePrimary(int connectionId, String repDef) {
-    ConnectionDef c =
-        rssd.connections()
-            .find(connectionId)
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "replication definition "
-                            + repDef
-                            + ": no connection with id "
-                            + connectionId));
-    if (!c.logTransfer()) {
-      throw new IllegalArgumentException(
-          "replication definition "
-              + repDef
-              + ": connection "
-              + c.name()
-              + " has no log transfer, so it is not a primary");
-    }
-  }
-
-  /**
-   * {@code create subscription}: binds a replication definition to a replicate connection, with an
-   * optional where clause over the definition's columns.
-   *
-   * @return notices for the DBA (for example what the primary must send for the where clause)
-   * @throws IllegalArgumentException naming what is wrong
-   */
-  public synchronized List<String> createSubscription(
-      String name,
-      String repDefName,
-      boolean databaseLevel,
-      String replicateDataserver,
-      String replicateDatabase,
-      Optional<String> whereClause) {
-    return createSubscription(
-        name,
-        repDefName,
-        databaseLevel,
-        replicateDataserver,
-        replicateDatabase,
-        whereClause,
-        false);
-  }
-
-  /**
-   * {@code create subscription}, {@code with materialization} when {@code materialize}: the
-   * subscription is created {@code MATERIALIZING} (changes flow to it from now on, autocorrected),
-   * then the primary's agent is asked for an incremental snapshot of the table (a signal row in the
-   * primary, {@link SnapshotSignal}); DIST sends the snapshot's rows to it and makes it {@code
-   * VALID} when the agent's completion marker has been distributed.
-   *
-   * @throws IllegalArgumentException naming what is wrong
-   * @throws IllegalStateException when materialization cannot start (the subscription is not kept)
-   */
-  public synchronized List<String> createSubscription(
-      String name,
-      String repDefName,
-      boolean databaseLevel,
-      String replicateDataserver,
-      String replicateDatabase,
-      Optional<String> whereClause,
-      boolean materialize) {
-    Optional<DsiTarget> signalAt = Optional.empty();
-    String dataCollection = null;
-    if (materialize) {
-      RepDef d =
-          checkMaterialization(
-              name, repDefName, databaseLevel, replicateDataserver, replicateDatabase);
-      ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
-      DsiTarget target = DsiTargets.target(primary, rssd.secrets());
-      try {
-        SnapshotSignal.locate(target);
-      } catch (IllegalStateException e) {
-        throw new IllegalStateException(
-            "subscription "
-                + name
-                + ": cannot ask the agent of "
-                + primary.name()
-                + " for a snapshot: "
-                + e.getMessage(),
-            e);
-      }
-      signalAt = Optional.of(target);
-      dataCollection = d.primarySchema() + "." + d.primaryTable();
-    }
-    List<String> notices =
-        createSubscriptionRow(
-            name,
-            repDefName,
-            databaseLevel,
-            replicateDataserver,
-            replicateDatabase,
-            whereClause,
-            materialize ? SubscriptionState.MATERIALIZING : SubscriptionState.VALID);
-    if (signalAt.isPresent()) {
-      ConnectionDef replicate =
-          rssd.connections().find(replicateDataserver, replicateDatabase).orElseThrow();
-      io.openrs.config.rssd.Subscription sub =
-          rssd.subscriptions().find(name, replicate.id()).orElseThrow();
-      String id = materializationId(sub);
-      try {
-        SnapshotSignal.request(signalAt.get(), id, List.of(dataCollection));
-      } catch (RuntimeException e) {
-        rssd.subscriptions().drop(name, replicate.id());
-        rules.changed();
-        throw new IllegalStateException(
-            "subscription "
-                + name
-                + ": the snapshot request could not be written at the primary ("
-                + e.getMessage()
-                + "); the subscription was not kept");
-      }
-      notices.add(
-          "subscription "
-              + name
-              + " is materializing: the agent reads "
-              + dataCollection
-              + " in chunks (snapshot request "
-              + id
-              + "); check subscription shows VALID once every row has been sent");
-      LOG.info("subscription {} materializing, snapshot request {}", name, id);
-    }
-    return notices;
-  }
-
-  /**
-   * The checks of {@code with materialization}, before anything changes.
-   *
-   * @return the table replication definition
-   */
-  private RepDef checkMaterialization(
-      String name,
-      String repDefName,
-      boolean databaseLevel,
-      String replicateDataserver,
-      String replicateDatabase) {
-    if (databaseLevel) {
-      throw new UnsupportedOperationException(
-          "subscription "
-              + name
-              + ": with materialization copies the table of a table replication definition;"
-              + " for database replication definition "
-              + repDefName
-              + " create it without materialization and load the replicate first");
-    }
-    RepDef d =
-        rssd.repDefs()
-            .find(repDefName)
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "subscription " + name + ": no replication definition " + repDefName));
-    if (d.primaryKey().isEmpty()) {
-      throw new UnsupportedOperationException(
-          "subscription "
-              + name
-              + ": with materialization reads the table in primary-key order and applies its rows"
-              + " as upserts, but replication definition "
-              + repDefName
-              + " names no primary key");
-    }
-    ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
-    if (primary.profile() != Profile.POSTGRESQL) {
-      throw new UnsupportedOperationException(
-          "subscription "
-              + name
-              + ": with materialization is available for PostgreSQL primaries only; "
-              + primary.name()
-              + " is "
-              + primary.profile().name().toLowerCase(Locale.ROOT)
-              + ", whose agent does not run incremental snapshots yet (it has no signal table)."
-              + " Create the subscription without materialization and load the replicate first");
-    }
-    ConnectionDef replicate = subscriptionReplicate(name, replicateDataserver, replicateDatabase);
-    if (DsiTargets.parameters(replicate, parameters).getBoolean("dsi_row_count_validation")) {
-      throw new IllegalStateException(
-          "subscription "
-              + name
-              + ": while it materializes, deletes of rows whose chunk has not been copied yet"
-              + " touch no row at "
-              + replicate.name()
-              + ", which checks row counts (dsi_row_count_validation is on). Run alter connection"
-              + " to "
-              + replicate.name()
-              + " set dsi_row_count_validation to 'off' and resume connection to "
-              + replicate.name()
-              + " first (set it on again once check subscription shows VALID)");
-    }
-    for (RepDef other : rssd.repDefs().forPrimaryConnection(primary.id())) {
-      for (io.openrs.config.rssd.Subscription s : rssd.subscriptions().forRepDef(other.name())) {
-        if (s.state() == SubscriptionState.MATERIALIZING) {
-          throw new IllegalStateException(
-              "subscription "
-                  + name
-                  + ": subscription "
-                  + s.name()
-                  + " is materializing from the same primary "
-                  + primary.name()
-                  + " (one snapshot at a time); create this one when check subscription shows"
-                  + " it VALID");
-        }
-      }
-    }
-    return d;
-  }
 
   /** The id of a subscription's snapshot request: short, and the same whenever computed. */
-  static String materializationId(io.openrs.config.rssd.Subscription s) {
-    try {
-      java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-      md.update(
-          (s.replicateConnectionId() + "\n" + s.name() + "\n" + s.created().toEpochMilli())
-              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return "rs_mat_" + java.util.HexFormat.of().formatHex(md.digest(), 0, 12);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /**
-   * DIST distributed the completion marker of snapshot requests {@code ids} of origin {@code
-   * originId}: their materializing subscriptions become VALID. Runs on the RSSD writer thread.
-   */
-  private void materializationsCompleted(int originId, List<String> ids) {
-    boolean any = false;
-    for (RepDef d : rssd.repDefs().forPrimaryConnection(originId)) {
-      for (io.openrs.config.rssd.Subscription s : rssd.subscriptions().forRepDef(d.name())) {
-        if (s.state() == SubscriptionState.MATERIALIZING && ids.contains(materializationId(s))) {
-          rssd.subscriptions()
-              .setState(s.name(), s.replicateConnectionId(), SubscriptionState.VALID);
-          LOG.info("subscription {} materialized: VALID", s.name());
-          any = true;
-        }
-      }
-    }
-    if (any) {
-      rules.changed();
-    } else {
-      LOG.info(
-          "snapshot(s) {} of origin {} completed; no materializing subscription waits for them",
-          ids,
-          originId);
-    }
-  }
 
   /** The replicate connection {@code ds.db} of subscription {@code name}. */
-  private ConnectionDef subscriptionReplicate(String name, String dataserver, String database) {
-    return rssd.connections()
-        .find(dataserver, database)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "subscription " + name + ": no connection " + dataserver + "." + database));
-  }
-
-  private List<String> createSubscriptionRow(
-      String name,
-      String repDefName,
-      boolean databaseLevel,
-      String replicateDataserver,
-      String replicateDatabase,
-      Optional<String> whereClause,
-      SubscriptionState state) {
-    ConnectionDef replicate = subscriptionReplicate(name, replicateDataserver, replicateDatabase);
-    List<String> notices = new ArrayList<>();
-    if (whereClause.isPresent()) {
-      WhereClause w = WhereClause.parse(whereClause.get());
-      if (!databaseLevel) {
-        RepDef d =
-            rssd.repDefs()
-                .find(repDefName)
-                .orElseThrow(
-                    () ->
-                        new IllegalArgumentException(
-                            "subscription " + name + ": no replication definition " + repDefName));
-        Set<String> columns = new HashSet<>();
-        d.columns().forEach(c -> columns.add(c.name().toLowerCase(Locale.ROOT)));
-        Set<String> key = new HashSet<>();
-        (d.primaryKey().isEmpty() ? new ArrayList<>(columns) : d.primaryKey())
-            .forEach(k -> key.add(k.toLowerCase(Locale.ROOT)));
-        List<String> nonKey = new ArrayList<>();
-        for (String c : w.columns()) {
-          if (!columns.contains(c.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException(
-                "subscription "
-                    + name
-                    + ": the where clause reads column "
-                    + c
-                    + ", which replication definition "
-                    + repDefName
-                    + " does not list");
-          }
-          if (!key.contains(c.toLowerCase(Locale.ROOT))) {
-            nonKey.add(c);
-          }
-        }
-        ConnectionDef primary = rssd.connections().find(d.primaryConnectionId()).orElseThrow();
-        if (!nonKey.isEmpty() && !replicaIdentityFull(primary, d)) {
-          String table = d.primarySchema() + "." + d.primaryTable();
-          notices.add(
-              primary.profile() == Profile.POSTGRESQL
-                  ? "subscription "
-                      + name
-                      + " filters on non-key column(s) "
-                      + nonKey
-                      + " of "
-                      + table
-                      + ": PostgreSQL sends their old values only with REPLICA IDENTITY FULL. Run"
-                      + " ALTER TABLE "
-                      + table
-                      + " REPLICA IDENTITY FULL at "
-                      + primary.name()
-                      + "; otherwise an update of such a row stops the distributor with an error"
-                      + " naming it (nothing is guessed)."
-                  : "subscription "
-                      + name
-                      + " filters on non-key column(s) "
-                      + nonKey
-                      + " of "
-                      + table
-                      + ": the primary must log full before images (binlog_row_image=FULL on"
-                      + " MariaDB/MySQL).");
-        }
-      }
-    }
-    rssd.subscriptions()
-        .create(name, repDefName, databaseLevel, replicate.id(), whereClause, state);
-    rules.changed();
-    OutboundQueue q = openOutbound(replicate);
-    try {
-      dsis.ensure(replicate, q.queue());
-    } catch (RuntimeException e) {
-      notices.add(
-          "the DSI of "
-              + replicate.name()
-              + " cannot start yet: "
-              + e.getMessage()
-              + "; fix it with alter connection, then resume connection to "
-              + replicate.name());
-    }
-    notices.forEach(n -> LOG.warn("{}", n));
-    return notices;
-  }
 
   /** {@code drop subscription}. */
-  public synchronized void dropSubscription(
-      String name, String replicateDataserver, String replicateDatabase) {
-    ConnectionDef replicate =
-        rssd.connections()
-            .find(replicateDataserver, replicateDatabase)
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "no connection " + replicateDataserver + "." + replicateDatabase));
-    Optional<io.openrs.config.rssd.Subscription> sub =
-        rssd.subscriptions().find(name, replicate.id());
-    rssd.subscriptions().drop(name, replicate.id());
-    rules.changed();
-    if (sub.isPresent() && sub.get().state() == SubscriptionState.MATERIALIZING) {
-      stopMaterialization(sub.get());
-    }
-  }
-
-  /**
-   * A subscription dropped while materializing: the agent's snapshot of its table is stopped (a
-   * {@code stop-snapshot} signal), so a later {@code with materialization} starts a snapshot of its
-   * own. Best effort: when the primary cannot be reached the snapshot runs on, its rows reach no
-   * replicate, and the next materialization from that primary waits for it (logged).
-   */
-  private void stopMaterialization(io.openrs.config.rssd.Subscription s) {
-    Optional<RepDef> d = rssd.repDefs().find(s.repDefName());
-    if (d.isEmpty()) {
-      return;
-    }
-    ConnectionDef primary = rssd.connections().find(d.get().primaryConnectionId()).orElse(null);
-    if (primary == null || primary.profile() != Profile.POSTGRESQL) {
-      return;
-    }
-    String id = materializationId(s) + "_stop";
-    try {
-      SnapshotSignal.stop(
-          DsiTargets.target(primary, rssd.secrets()),
-          id,
-          List.of(d.get().primarySchema() + "." + d.get().primaryTable()));
-      LOG.info("subscription {} dropped while materializing: snapshot stopped ({})", s.name(), id);
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "subscription {} dropped while materializing; the agent's snapshot could not be stopped"
-              + " at {}: {}",
-          s.name(),
-          primary.name(),
-          e.getMessage());
-    }
-  }
-
-  /**
-   * {@code alter connection ... set p to 'v'}: saved with the connection; DSI parameters take
-   * effect when the connection resumes.
-   */
-  public synchronized void setConnectionProperty(
-      String dataserver, String database, String key, String value) {
-    ConnectionDef c = requireConnection(dataserver, database);
-    rssd.connections().setProperty(c.id(), key, value);
-    rules.changed();
-  }
 
   /**
    * {@code drop connection}: refused while definitions or subscriptions use it (the RSSD names
    * them) or while an agent is connected; its queues are dropped with it.
    */
+  @Override
   public synchronized void dropConnection(String dataserver, String database) throws IOException {
     ConnectionDef c = requireConnection(dataserver, database);
     OriginPipeline p = origins.get(c.id());
@@ -1139,6 +642,7 @@ public final class ReplicationServer implements AutoCloseable {
    * {@code suspend connection to ds.db}: the DSI of the connection stops applying after the
    * transaction in hand; returns when it has.
    */
+  @Override
   public void suspendConnection(String dataserver, String database) {
     ConnectionDef c = requireConnection(dataserver, database);
     rssd.connections().setState(c.id(), ConnectionState.SUSPENDED);
@@ -1159,6 +663,7 @@ public final class ReplicationServer implements AutoCloseable {
    *
    * @throws IllegalStateException for a skip while the DSI is applying
    */
+  @Override
   public void resumeConnection(String dataserver, String database, boolean skipTransaction) {
     ConnectionDef c = requireConnection(dataserver, database);
     dsis.resume(c, openOutbound(c).queue(), skipTransaction);
@@ -1166,31 +671,19 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** The DSIs of the replicate connections. */
+  @Override
   public ReplicateDsis dsis() {
     return dsis;
   }
 
   /** {@code drop replication definition}: refused while a subscription uses it. */
-  public synchronized void dropRepDef(String name) {
-    rssd.repDefs().drop(name);
-    rules.changed();
-  }
 
   /** {@code drop database replication definition}. */
-  public synchronized void dropDatabaseRepDef(String name) {
-    rssd.repDefs().dropDatabaseRepDef(name);
-    rules.changed();
-  }
 
   /** The connection {@code ds.db}, or an error naming it. */
-  public ConnectionDef requireConnection(String dataserver, String database) {
-    return rssd.connections()
-        .find(dataserver, database)
-        .orElseThrow(
-            () -> new IllegalArgumentException("no connection " + dataserver + "." + database));
-  }
 
   /** Every origin pipeline, by connection id. */
+  @Override
   public Map<Integer, OriginPipeline> origins() {
     return java.util.Collections.unmodifiableMap(origins);
   }
@@ -1198,6 +691,7 @@ public final class ReplicationServer implements AutoCloseable {
   /**
    * {@code suspend log transfer from ds.db}: disconnects the agent and refuses it until resumed.
    */
+  @Override
   public void suspendLogTransfer(String dataserver, String database) {
     OriginPipeline p = requireOrigin(dataserver, database);
     rssd.connections().setLogTransferState(p.state().connectionId(), ConnectionState.SUSPENDED);
@@ -1205,6 +699,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** {@code resume log transfer from ds.db}. */
+  @Override
   public void resumeLogTransfer(String dataserver, String database) {
     OriginPipeline p = requireOrigin(dataserver, database);
     rssd.connections().setLogTransferState(p.state().connectionId(), ConnectionState.ACTIVE);
@@ -1212,6 +707,7 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** {@code resume distributor ds.db}: restarts a stopped DIST from its oldest unfinished work. */
+  @Override
   public void resumeDistributor(String dataserver, String database) throws InterruptedException {
     requireOrigin(dataserver, database).resumeDistributor();
   }
@@ -1233,24 +729,6 @@ public final class ReplicationServer implements AutoCloseable {
                         + " (a connection with log transfer)"));
   }
 
-  /**
-   * Whether the primary table of {@code d} is known to have {@code REPLICA IDENTITY FULL} (a
-   * PostgreSQL primary whose connection has login settings and answers); false when that cannot be
-   * told, so the subscription's notice stays.
-   */
-  private boolean replicaIdentityFull(ConnectionDef primary, RepDef d) {
-    if (primary.profile() != Profile.POSTGRESQL) {
-      return false;
-    }
-    try {
-      return ReplicaIdentity.isFull(
-              DsiTargets.target(primary, rssd.secrets()), d.primarySchema(), d.primaryTable())
-          .orElse(false);
-    } catch (IllegalArgumentException noLoginSettings) {
-      return false;
-    }
-  }
-
   /** The RSSD locator row of origin {@code ds.db} (its last saved OQID and resume blob). */
   public Locator locatorOf(String dataserver, String database) {
     OriginPipeline p = requireOrigin(dataserver, database);
@@ -1268,25 +746,30 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** Creates a user with a salted SCRAM-SHA-256 verifier of {@code password}. */
-  public void createUser(String name, UserRole role, char[] password) {
-    rssd.users().create(new RssdUser(name, role, ScramVerifier.derive(password)));
-  }
 
   /** The port the LTL listener is bound to. */
   public int ltlPort() {
     return listener.port();
   }
 
+  @Override
   public Rssd rssd() {
     return rssd;
   }
 
+  @Override
   public StsCache sts() {
     return sts;
   }
 
+  @Override
   public FileQueueManager queues() {
     return queues;
+  }
+
+  @Override
+  public ParameterValues fileParameters() {
+    return settings.parameters();
   }
 
   public ServerSettings settings() {
@@ -1298,56 +781,19 @@ public final class ReplicationServer implements AutoCloseable {
   }
 
   /** {@code ltl_tls} and its files. */
-  private static LtlTls ltlTls(ServerSettings settings, ParameterValues p) throws IOException {
-    try {
-      return new LtlTls(
-          LtlTls.Mode.of(p.getString("ltl_tls")),
-          pemFile(settings, p.getString("ltl_tls_certificate")),
-          pemFile(settings, p.getString("ltl_tls_private_key")),
-          pemFile(settings, p.getString("ltl_tls_client_ca")));
-    } catch (IllegalArgumentException e) {
-      throw new IOException("bad LTL port TLS configuration: " + e.getMessage(), e);
-    }
-  }
-
-  /** {@code ltl_compression}: the methods the server agrees to. */
-  static java.util.Set<LtlCompression> ltlCompression(String value) {
-    return switch (value) {
-      case "any" -> java.util.EnumSet.of(LtlCompression.LZ4, LtlCompression.ZSTD);
-      case "off" -> java.util.Set.of();
-      default -> java.util.Set.of(LtlCompression.byName(value).orElseThrow());
-    };
-  }
-
-  /** {@code admin_tls_required}, refused without the certificate and key it needs. */
-  private static boolean adminTlsRequired(ParameterValues p) {
-    boolean required = p.getBoolean("admin_tls_required");
-    if (required
-        && (p.getString("admin_tls_certificate").isEmpty()
-            || p.getString("admin_tls_private_key").isEmpty())) {
-      throw new IllegalArgumentException(
-          "admin_tls_required = on needs admin_tls_certificate and admin_tls_private_key (PEM"
-              + " files of the admin port's certificate and key); set both, or admin_tls_required"
-              + " = off");
-    }
-    return required;
-  }
-
-  private static Optional<Path> pemFile(ServerSettings settings, String path) {
-    return path.isEmpty() ? Optional.empty() : Optional.of(settings.directory().resolve(path));
-  }
-
   /** The admin port (PostgreSQL protocol) bound. */
   public int adminPort() {
     return admin.port();
   }
 
   /** What {@code admin stats} shows. */
+  @Override
   public StatsReporter stats() {
     return stats;
   }
 
   /** {@code admin stats, ..., save, ...}: samples counters to the RSSD. */
+  @Override
   public StatsSampler sampler() {
     return sampler;
   }

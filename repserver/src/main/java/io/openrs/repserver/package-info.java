@@ -1,9 +1,21 @@
 /**
- * The replication server process: the LTL listener (EXEC), normalization (NRM), the transaction
- * sorter (SQT), the distributor (DIST), the admin command interface, monitor counters, lifecycle
- * and {@code main}.
+ * The replication server process: {@link io.openrs.repserver.ReplicationServer} (lifecycle,
+ * recovery, one pipeline per origin and one outbound queue and DSI per replicate connection, and
+ * the calls the admin commands make), its settings and files, and {@code main}.
+ *
+ * <p>The packages below, from the top: {@code admin} (commands, {@code admin.rcl} their language),
+ * {@code catalog} (the one door for RSSD configuration changes), {@code monitor} (counters as
+ * operators see them), {@code exec} (the LTL port), {@code origin} (one origin's pipeline and its
+ * SQT/DIST thread), {@code nrm}, {@code dist}, {@code sqt}, {@code rules}, and {@code dsi} (the
+ * server's side of the replicate DSIs). {@code docs/architecture.md} draws them with their threads.
+ *
+ * <p>Threads: {@code RSSD writer} (one scheduled thread: locators saved each second, partition
+ * space warnings, materialization bookkeeping and counter samples, so RSSD writes never run on a
+ * network or pipeline thread); {@code main} waits for the process's end, and the JVM's {@code
+ * shutdown} hook closes the server.
  *
  * <p>Must not: contain apply logic (that is module {@code dsi}) or talk to databases except through
- * module {@code config}. Enforced by {@code ModuleBoundariesTest}.
+ * module {@code config}. Only this package wires the others together; no package below imports it.
+ * Enforced by {@code ModuleBoundariesTest}.
  */
 package io.openrs.repserver;

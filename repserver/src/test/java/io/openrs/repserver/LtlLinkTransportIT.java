@@ -15,6 +15,7 @@ import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
+import io.openrs.repserver.monitor.ServerCounter;
 import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.TestPki;
 import io.openrs.repserver.support.TestServers;

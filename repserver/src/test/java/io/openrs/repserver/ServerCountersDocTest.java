@@ -2,6 +2,7 @@ package io.openrs.repserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.openrs.repserver.monitor.ServerCounter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -8,7 +8,6 @@ import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
 import io.openrs.pgwire.PgSession;
 import io.openrs.pgwire.PgUser;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RclParser;
 import io.openrs.repserver.admin.rcl.RclSyntaxException;
@@ -35,7 +34,7 @@ public final class AdminService implements PgBackend {
   /** Role name of the read-only monitor role ({@link UserRole#MONITOR}). */
   public static final String MONITOR_ROLE = "monitor";
 
-  private final ReplicationServer server;
+  private final ServerControl server;
   private final DefinitionCommands definitions;
   private final StatusCommands status;
   private final StatsCommands stats;
@@ -47,7 +46,7 @@ public final class AdminService implements PgBackend {
   /**
    * @param onShutdown what {@code shutdown} does after it has answered (the process exits)
    */
-  public AdminService(ReplicationServer server, Runnable onShutdown) {
+  public AdminService(ServerControl server, Runnable onShutdown) {
     this.server = server;
     this.definitions = new DefinitionCommands(server);
     this.status = new StatusCommands(server);

@@ -18,7 +18,6 @@ import io.openrs.pgwire.PgSession;
 import io.openrs.queue.QueueMessage;
 import io.openrs.queue.QueueType;
 import io.openrs.queue.StableQueue;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.ResumeOption;
 import io.openrs.repserver.dsi.DsiTargets;
@@ -30,11 +29,11 @@ import java.util.Optional;
 /** Log transfer, connections, the distributor, configuration, queues, tickets and shutdown. */
 final class ControlCommands {
 
-  private final ReplicationServer server;
+  private final ServerControl server;
   private final Runnable onShutdown;
   private final ParameterCatalog catalog = ParameterCatalog.standard();
 
-  ControlCommands(ReplicationServer server, Runnable onShutdown) {
+  ControlCommands(ServerControl server, Runnable onShutdown) {
     this.server = server;
     this.onShutdown = onShutdown;
   }
@@ -87,7 +86,7 @@ final class ControlCommands {
         throw new PgException(
             AdminErrors.of(e, 0).sqlState(), e.getMessage(), s.setting().position());
       }
-      server.rssd().config().setServerValue(p.name(), value);
+      server.catalog().setServerValue(p.name(), value);
       return PgResult.command(c.commandTag())
           .withNotice(
               p.name()
@@ -183,7 +182,7 @@ final class ControlCommands {
     }
     for (Parameter p : params) {
       boolean saved = server.rssd().config().serverValues().containsKey(p.name());
-      boolean fromFile = server.settings().parameters().explicitValue(p.name()).isPresent();
+      boolean fromFile = server.fileParameters().explicitValue(p.name()).isPresent();
       String value =
           p.settableAt(Scope.SERVER) ? server.parameters().get(p.name()) : p.defaultValue();
       t.row(

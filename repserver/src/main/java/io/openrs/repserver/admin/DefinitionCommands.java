@@ -11,7 +11,6 @@ import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.config.rssd.Subscription;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.ColumnDef;
 import io.openrs.repserver.admin.rcl.Materialization;
 import io.openrs.repserver.admin.rcl.RclCommand;
@@ -35,10 +34,10 @@ final class DefinitionCommands {
   static final Set<String> CONNECTION_KEYS =
       Set.of("server", "port", "user", "password", "database");
 
-  private final ReplicationServer server;
+  private final ServerControl server;
   private final ParameterCatalog catalog = ParameterCatalog.standard();
 
-  DefinitionCommands(ReplicationServer server) {
+  DefinitionCommands(ServerControl server) {
     this.server = server;
   }
 
@@ -69,12 +68,17 @@ final class DefinitionCommands {
                   + d.id()
                   + (d.logTransfer() ? "; its agent may connect (log transfer on)" : ""));
     } else if (c instanceof RclCommand.AlterConnection ac && ac.replicateTable().isPresent()) {
-      ConnectionDef replicate = server.requireConnection(ac.dataserver(), ac.database());
+      ConnectionDef replicate = server.catalog().requireConnection(ac.dataserver(), ac.database());
       TableRef t = ac.replicateTable().get();
       String table = t.schema().orElse(defaultSchema(replicate)) + "." + t.table();
       for (Map.Entry<String, String> e : tableProperties(ac.settings()).entrySet()) {
-        server.setConnectionProperty(
-            ac.dataserver(), ac.database(), TableParameters.key(e.getKey(), table), e.getValue());
+        server
+            .catalog()
+            .setConnectionProperty(
+                ac.dataserver(),
+                ac.database(),
+                TableParameters.key(e.getKey(), table),
+                e.getValue());
       }
       return PgResult.command(c.commandTag())
           .withNotice(
@@ -82,7 +86,7 @@ final class DefinitionCommands {
                   + table
                   + "; DSI parameters take effect when the connection resumes");
     } else if (c instanceof RclCommand.AlterConnection ac) {
-      server.requireConnection(ac.dataserver(), ac.database());
+      server.catalog().requireConnection(ac.dataserver(), ac.database());
       for (Setting s : ac.settings()) {
         if (s.name().equals(Setting.LOG_TRANSFER)) {
           throw new UnsupportedOperationException(
@@ -92,7 +96,9 @@ final class DefinitionCommands {
       }
       Map<String, String> props = properties(ac.settings());
       for (Map.Entry<String, String> e : props.entrySet()) {
-        server.setConnectionProperty(ac.dataserver(), ac.database(), e.getKey(), e.getValue());
+        server
+            .catalog()
+            .setConnectionProperty(ac.dataserver(), ac.database(), e.getKey(), e.getValue());
       }
       return PgResult.command(c.commandTag())
           .withNotice("saved; DSI parameters take effect when the connection resumes");
@@ -101,30 +107,34 @@ final class DefinitionCommands {
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.CreateRepDef rd) {
       ConnectionDef primary =
-          server.requireConnection(rd.primaryDataserver(), rd.primaryDatabase());
+          server.catalog().requireConnection(rd.primaryDataserver(), rd.primaryDatabase());
       TableRef p = rd.primaryTable();
       TableRef r = rd.replicateTable().orElse(p);
       List<RepDefColumn> columns = new ArrayList<>();
       for (ColumnDef cd : rd.columns()) {
         columns.add(new RepDefColumn(cd.name(), cd.type(), cd.replicateName().orElse(cd.name())));
       }
-      server.createRepDef(
-          new RepDef(
-              rd.name(),
-              primary.id(),
-              p.schema().orElse(defaultSchema(primary)),
-              p.table(),
-              r.schema().orElse(p.schema().orElse(defaultSchema(primary))),
-              r.table(),
-              columns,
-              rd.primaryKey(),
-              rd.searchableColumns()));
+      server
+          .catalog()
+          .createRepDef(
+              new RepDef(
+                  rd.name(),
+                  primary.id(),
+                  p.schema().orElse(defaultSchema(primary)),
+                  p.table(),
+                  r.schema().orElse(p.schema().orElse(defaultSchema(primary))),
+                  r.table(),
+                  columns,
+                  rd.primaryKey(),
+                  rd.searchableColumns()));
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.CreateDatabaseRepDef dd) {
       ConnectionDef primary =
-          server.requireConnection(dd.primaryDataserver(), dd.primaryDatabase());
-      server.createDatabaseRepDef(
-          new DatabaseRepDef(dd.name(), primary.id(), dd.includeTables(), dd.excludeTables()));
+          server.catalog().requireConnection(dd.primaryDataserver(), dd.primaryDatabase());
+      server
+          .catalog()
+          .createDatabaseRepDef(
+              new DatabaseRepDef(dd.name(), primary.id(), dd.includeTables(), dd.excludeTables()));
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.AlterRepDef a) {
       RepDef before =
@@ -137,7 +147,7 @@ final class DefinitionCommands {
                       new PgException(
                           AdminErrors.UNDEFINED_OBJECT,
                           "no replication definition named " + a.name()));
-      server.alterRepDef(altered(before, a.change()));
+      server.catalog().alterRepDef(altered(before, a.change()));
       return PgResult.command(c.commandTag())
           .withNotice(
               "replication definition "
@@ -148,33 +158,35 @@ final class DefinitionCommands {
                           + " changes carrying them arrive"
                       : "subscriptions may use its searchable columns in where clauses"));
     } else if (c instanceof RclCommand.DropRepDef d) {
-      server.dropRepDef(d.name());
+      server.catalog().dropRepDef(d.name());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.DropDatabaseRepDef d) {
-      server.dropDatabaseRepDef(d.name());
+      server.catalog().dropDatabaseRepDef(d.name());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.RsHelpRep h) {
       return helpRep(h.name());
     } else if (c instanceof RclCommand.CreateSubscription s) {
       List<String> notices =
-          server.createSubscription(
-              s.name(),
-              s.repDefName(),
-              s.databaseLevel(),
-              s.dataserver(),
-              s.database(),
-              s.where().map(w -> w.text()),
-              s.materialization() == Materialization.WITH);
+          server
+              .catalog()
+              .createSubscription(
+                  s.name(),
+                  s.repDefName(),
+                  s.databaseLevel(),
+                  s.dataserver(),
+                  s.database(),
+                  s.where().map(w -> w.text()),
+                  s.materialization() == Materialization.WITH);
       PgResult result = PgResult.command(c.commandTag());
       for (String n : notices) {
         result = result.withNotice(n);
       }
       return result;
     } else if (c instanceof RclCommand.DropSubscription s) {
-      server.dropSubscription(s.name(), s.dataserver(), s.database());
+      server.catalog().dropSubscription(s.name(), s.dataserver(), s.database());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.CheckSubscription s) {
-      ConnectionDef replicate = server.requireConnection(s.dataserver(), s.database());
+      ConnectionDef replicate = server.catalog().requireConnection(s.dataserver(), s.database());
       Subscription sub =
           server
               .rssd()

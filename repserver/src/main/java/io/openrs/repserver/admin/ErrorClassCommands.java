@@ -10,13 +10,11 @@ import io.openrs.dsi.ErrorClass;
 import io.openrs.dsi.dialect.Dialect;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.Setting;
+import io.openrs.repserver.dsi.StoredErrorClasses;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,9 +28,9 @@ public final class ErrorClassCommands {
   /** The connection parameter (and setting) that names a connection's error class. */
   static final String ERROR_CLASS = Setting.ERROR_CLASS;
 
-  private final ReplicationServer server;
+  private final ServerControl server;
 
-  ErrorClassCommands(ReplicationServer server) {
+  ErrorClassCommands(ServerControl server) {
     this.server = server;
   }
 
@@ -42,7 +40,7 @@ public final class ErrorClassCommands {
 
   PgResult execute(RclCommand c) throws PgException {
     if (c instanceof RclCommand.CreateErrorClass cc) {
-      ErrorClassDef d = classes().create(cc.name(), cc.template());
+      ErrorClassDef d = server.catalog().createErrorClass(cc.name(), cc.template());
       return PgResult.command(c.commandTag())
           .withNotice(
               "error class "
@@ -53,7 +51,7 @@ public final class ErrorClassCommands {
                       .orElse(" without actions"));
     } else if (c instanceof RclCommand.AlterErrorClass ac) {
       int copied = template(ac.template()).actions().size();
-      classes().alter(ac.name(), ac.template());
+      server.catalog().alterErrorClass(ac.name(), ac.template());
       return PgResult.command(c.commandTag())
           .withNotice(
               copied
@@ -72,10 +70,10 @@ public final class ErrorClassCommands {
                 + " is the server's error_class; set another one first (configure replication"
                 + " server set error_class to '<class>')");
       }
-      classes().drop(dc.name());
+      server.catalog().dropErrorClass(dc.name());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.AssignAction aa) {
-      classes().assign(aa.errorClass(), aa.action().rcl(), aa.codes());
+      server.catalog().assignErrorAction(aa.errorClass(), aa.action().rcl(), aa.codes());
       return PgResult.command(c.commandTag())
           .withNotice(
               aa.action().rcl()
@@ -141,14 +139,15 @@ public final class ErrorClassCommands {
     Table t =
         new Table().text("connection").text("class").text("code").text("matched").text("action");
     if (h.dataserver().isPresent()) {
-      ConnectionDef conn = server.requireConnection(h.dataserver().get(), h.database().get());
+      ConnectionDef conn =
+          server.catalog().requireConnection(h.dataserver().get(), h.database().get());
       List<ErrorClass> chain = new ArrayList<>();
       Optional<String> named = connectionClass(conn);
       String note = null;
       if (named.isPresent()) {
         Optional<ErrorClassDef> def = classes().find(named.get());
         if (def.isPresent()) {
-          chain.add(toDsi(def.get()));
+          chain.add(StoredErrorClasses.toDsi(def.get()));
         } else {
           note =
               "connection "
@@ -173,7 +172,7 @@ public final class ErrorClassCommands {
     List<ErrorClassDef> all = new ArrayList<>(classes().all());
     all.sort((a, b) -> Boolean.compare(b.builtin(), a.builtin()));
     for (ErrorClassDef d : all) {
-      ErrorClass ec = toDsi(d);
+      ErrorClass ec = StoredErrorClasses.toDsi(d);
       Optional<String> matched = matched(ec, code);
       if (matched.isPresent()) {
         t.row(null, d.name(), code, matched.get(), lookup(ec, code).label());
@@ -207,14 +206,6 @@ public final class ErrorClassCommands {
   /** The DSI's defaults for a profile: what applies after the connection's class. */
   static ErrorClass dialectDefaults(Profile profile) {
     return Dialect.forName(profile.name()).defaultErrorClass();
-  }
-
-  /** The DSI's view of a stored class. */
-  /** The DSI's form of a stored error class (action labels parsed). */
-  public static ErrorClass toDsi(ErrorClassDef d) {
-    Map<String, ErrorAction> actions = new LinkedHashMap<>();
-    d.actions().forEach((code, action) -> actions.put(code, ErrorAction.parse(action)));
-    return new ErrorClass(d.name(), actions);
   }
 
   /**

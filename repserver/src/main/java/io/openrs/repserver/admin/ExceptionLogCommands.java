@@ -6,7 +6,6 @@ import io.openrs.config.rssd.ExceptionHeader;
 import io.openrs.config.rssd.ExceptionsLog;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -25,9 +24,9 @@ final class ExceptionLogCommands {
 
   private static final HexFormat HEX = HexFormat.of();
 
-  private final ReplicationServer server;
+  private final ServerControl server;
 
-  ExceptionLogCommands(ReplicationServer server) {
+  ExceptionLogCommands(ServerControl server) {
     this.server = server;
   }
 

@@ -3,7 +3,6 @@ package io.openrs.repserver.admin;
 import io.openrs.config.rssd.CounterSample;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.monitor.CounterCatalog;
 import io.openrs.repserver.monitor.CounterInfo;
@@ -20,10 +19,10 @@ import java.util.Optional;
 /** {@code admin stats}, {@code rs_dump_stats}, {@code rs_helpcounter}. */
 final class StatsCommands {
 
-  private final ReplicationServer server;
+  private final ServerControl server;
   private final CounterCatalog catalog = CounterCatalog.standard();
 
-  StatsCommands(ReplicationServer server) {
+  StatsCommands(ServerControl server) {
     this.server = server;
   }
 

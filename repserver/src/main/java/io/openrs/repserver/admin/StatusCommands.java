@@ -10,7 +10,6 @@ import io.openrs.pgwire.PgResult;
 import io.openrs.queue.QueueInfo;
 import io.openrs.queue.ReaderInfo;
 import io.openrs.queue.file.PartitionInfo;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.dist.DistStats;
 import io.openrs.repserver.origin.OriginPipeline;
@@ -32,9 +31,9 @@ final class StatusCommands {
   /** One thread or module as {@code admin who} lists it. */
   record Who(String name, String state, String info) {}
 
-  private final ReplicationServer server;
+  private final ServerControl server;
 
-  StatusCommands(ReplicationServer server) {
+  StatusCommands(ServerControl server) {
     this.server = server;
   }
 

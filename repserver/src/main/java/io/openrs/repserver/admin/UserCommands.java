@@ -1,12 +1,10 @@
 package io.openrs.repserver.admin;
 
 import io.openrs.config.rssd.RssdUser;
-import io.openrs.config.rssd.ScramVerifier;
 import io.openrs.config.rssd.SourceGrant;
 import io.openrs.config.rssd.UserRole;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
-import io.openrs.repserver.ReplicationServer;
 import io.openrs.repserver.admin.rcl.OriginRef;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RclRole;
@@ -20,19 +18,21 @@ import java.util.stream.Collectors;
  */
 final class UserCommands {
 
-  private final ReplicationServer server;
+  private final ServerControl server;
 
-  UserCommands(ReplicationServer server) {
+  UserCommands(ServerControl server) {
     this.server = server;
   }
 
   PgResult execute(RclCommand c) throws PgException {
     if (c instanceof RclCommand.CreateUser u) {
       requirePassword(u.password());
-      server.createUser(
-          u.name(),
-          u.role().map(UserCommands::role).orElse(UserRole.MONITOR),
-          u.password().toCharArray());
+      server
+          .catalog()
+          .createUser(
+              u.name(),
+              u.role().map(UserCommands::role).orElse(UserRole.MONITOR),
+              u.password().toCharArray());
       return PgResult.command(c.commandTag())
           .withNotice(
               "user "
@@ -47,7 +47,7 @@ final class UserCommands {
     } else if (c instanceof RclCommand.AlterUserPassword u) {
       requirePassword(u.password());
       existing(u.name());
-      server.rssd().users().setSecret(u.name(), ScramVerifier.derive(u.password().toCharArray()));
+      server.catalog().setPassword(u.name(), u.password().toCharArray());
     } else if (c instanceof RclCommand.DropUser u) {
       RssdUser user = existing(u.name());
       if (user.role() == UserRole.ADMIN && administrators() == 1) {
@@ -55,10 +55,10 @@ final class UserCommands {
             AdminErrors.NOT_IN_PREREQUISITE_STATE,
             "user " + u.name() + " is the last administrator and cannot be dropped");
       }
-      server.rssd().users().drop(u.name());
+      server.catalog().dropUser(u.name());
     } else if (c instanceof RclCommand.Grant g) {
       existing(g.user());
-      server.rssd().users().setRole(g.user(), role(g.role()));
+      server.catalog().setRole(g.user(), role(g.role()));
     } else if (c instanceof RclCommand.Revoke r) {
       return revoke(r);
     } else if (c instanceof RclCommand.GrantConnectSource g) {
@@ -82,7 +82,7 @@ final class UserCommands {
             "user " + r.user() + " is the last administrator; grant sa to another user first");
       }
       if (user.role() == UserRole.ADMIN) {
-        server.rssd().users().setRole(r.user(), UserRole.MONITOR);
+        server.catalog().setRole(r.user(), UserRole.MONITOR);
       }
     } else if (user.role() == UserRole.MONITOR) {
       if (user.sourceGrants().isEmpty()) {
@@ -94,7 +94,7 @@ final class UserCommands {
                 + r.user()
                 + " to remove its access");
       }
-      server.rssd().users().setRole(r.user(), UserRole.NONE);
+      server.catalog().setRole(r.user(), UserRole.NONE);
       return PgResult.command(r.commandTag())
           .withNotice(
               "user "
@@ -108,7 +108,7 @@ final class UserCommands {
   private PgResult grantSource(RclCommand.GrantConnectSource g) throws PgException {
     RssdUser user = existing(g.user());
     SourceGrant grant = grant(g.origin());
-    boolean added = server.rssd().users().grantSource(g.user(), grant);
+    boolean added = server.catalog().grantSource(g.user(), grant);
     StringBuilder notice = new StringBuilder();
     if (!added) {
       notice.append("user ").append(g.user()).append(" already has connect source for ");
@@ -134,7 +134,7 @@ final class UserCommands {
   private PgResult revokeSource(RclCommand.RevokeConnectSource r) throws PgException {
     RssdUser user = existing(r.user());
     if (r.origin().isEmpty()) {
-      if (server.rssd().users().revokeAllSources(r.user()) == 0) {
+      if (server.catalog().revokeAllSources(r.user()) == 0) {
         throw new PgException(
             AdminErrors.UNDEFINED_OBJECT, "user " + r.user() + " has no connect source permission");
       }
@@ -149,7 +149,7 @@ final class UserCommands {
                 + r.user()
                 + ", then grant connect source on each origin it keeps");
       }
-      if (!server.rssd().users().revokeSource(r.user(), grant)) {
+      if (!server.catalog().revokeSource(r.user(), grant)) {
         throw new PgException(
             AdminErrors.UNDEFINED_OBJECT,
             "user " + r.user() + " has no connect source on " + r.origin().get());

@@ -3,7 +3,6 @@ package io.openrs.repserver.monitor;
 import io.openrs.config.rssd.StsCounter;
 import io.openrs.dsi.DsiCounter;
 import io.openrs.queue.QueueCounter;
-import io.openrs.repserver.ServerCounter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

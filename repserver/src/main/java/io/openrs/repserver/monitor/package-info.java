@@ -11,7 +11,12 @@
  * rs-monitor-prometheus-<port>}. Nothing here is on a data path: modules keep their counters in
  * plain fields read by Micrometer function meters, and this package only reads the registry.
  *
- * <p>Must not: start pipeline threads, change counters, or reach databases except through module
- * {@code config} ({@link io.openrs.config.rssd.CounterSamplesTable}).
+ * <p>{@link io.openrs.repserver.monitor.ServerCounter} is the catalogue of the inbound side's
+ * counters; {@link io.openrs.repserver.monitor.OriginMeters} registers one origin's as meters (the
+ * pipeline only keeps plain counters, see {@code origin.PipelineCounters}).
+ *
+ * <p>Must not: import {@code admin} or the root package; start pipeline threads, change counters,
+ * or reach databases except through module {@code config} ({@link
+ * io.openrs.config.rssd.CounterSamplesTable}).
  */
 package io.openrs.repserver.monitor;

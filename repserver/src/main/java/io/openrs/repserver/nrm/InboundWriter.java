@@ -5,7 +5,6 @@ import io.openrs.ltl.Oqid;
 import io.openrs.ltl.packed.PackedEncoder;
 import io.openrs.queue.QueueClosedException;
 import io.openrs.queue.StableQueue;
-import io.openrs.repserver.origin.OriginState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,7 +25,28 @@ public final class InboundWriter {
 
   private static final Logger LOG = LoggerFactory.getLogger(InboundWriter.class);
 
-  private final OriginState origin;
+  /**
+   * What the writer reads and moves of its origin (implemented by {@code origin.OriginState}): the
+   * log-transfer switch and the durable locator.
+   */
+  public interface Origin {
+    /** {@code dataserver.database} */
+    String name();
+
+    /** Whether log transfer runs. */
+    boolean logTransferRunning();
+
+    /** Stops log transfer; the first reason stays. @return whether this call stopped it */
+    boolean stopLogTransfer(String reason);
+
+    /** The writer made everything up to {@code oqid} durable; never moves backwards. */
+    void durable(Oqid oqid);
+
+    /** The last locator durable in the inbound queue. */
+    Optional<Oqid> durableOqid();
+  }
+
+  private final Origin origin;
   private final StableQueue inbound;
   private final Normalizer normalizer;
   private final NrmStats stats;
@@ -43,7 +63,7 @@ public final class InboundWriter {
    *     stops, since nothing after the durable point can be acknowledged
    */
   public InboundWriter(
-      OriginState origin,
+      Origin origin,
       StableQueue inbound,
       Normalizer normalizer,
       NrmStats stats,
@@ -67,7 +87,7 @@ public final class InboundWriter {
    * @return whether every command was taken (false once log transfer is stopped)
    */
   public boolean write(List<LtlCommand.InTransaction> commands) throws InterruptedException {
-    if (!origin.logTransfer().running()) {
+    if (!origin.logTransferRunning()) {
       return false;
     }
     List<byte[]> packed = new ArrayList<>(commands.size());

@@ -1,15 +1,8 @@
 package io.openrs.repserver.origin;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.queue.StableQueue;
-import io.openrs.repserver.ServerCounter;
 import io.openrs.repserver.dist.DistStats;
 import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.nrm.InboundWriter;
@@ -20,7 +13,6 @@ import io.openrs.repserver.nrm.NrmStats;
 import io.openrs.repserver.nrm.NrmThread;
 import io.openrs.repserver.rules.ReplicationRules;
 import io.openrs.repserver.sqt.InboundRereader;
-import io.openrs.repserver.sqt.SqtDistThread;
 import io.openrs.repserver.sqt.SqtStats;
 import io.openrs.repserver.sqt.TransactionSorter;
 import java.util.List;
@@ -28,7 +20,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.function.ToDoubleFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +42,7 @@ public final class OriginPipeline implements AutoCloseable {
   private final NrmThread nrm;
   private final Distributor distributor;
   private final ReplicationRules rules;
-  private final MeterRegistry registry;
-  private final List<Meter> meters = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final PipelineCounters.Published published;
   private final ExecStats execStats = new ExecStats();
   private final NrmStats nrmStats = new NrmStats();
   private final SqtStats sqtStats = new SqtStats();
@@ -66,6 +56,7 @@ public final class OriginPipeline implements AutoCloseable {
    * Builds and starts the pipeline's threads.
    *
    * @param distributorFactory builds the origin's DIST given its rereader and stats
+   * @param publish publishes the pipeline's counters (as meters) until it closes
    */
   public OriginPipeline(
       OriginState state,
@@ -75,14 +66,12 @@ public final class OriginPipeline implements AutoCloseable {
       ReplicationRules rules,
       java.util.function.BiFunction<InboundRereader, DistStats, Distributor> distributorFactory,
       PipelineSettings settings,
-      MeterRegistry registry,
-      java.util.function.IntFunction<String> replicateName) {
+      java.util.function.Function<PipelineCounters, PipelineCounters.Published> publish) {
     this.state = state;
     this.inbound = inbound;
     this.settings = settings;
     this.locator = locator;
     this.rules = rules;
-    this.registry = registry;
     this.requests = new NrmRequestQueue(settings.execNrmRequestLimitBytes());
     this.writer =
         new InboundWriter(
@@ -94,7 +83,10 @@ public final class OriginPipeline implements AutoCloseable {
             this::contradiction,
             this::kick);
     this.distStats = new DistStats();
-    distStats.newReplicate = id -> registerReplicate(id, replicateName.apply(id));
+    this.published =
+        publish.apply(
+            new PipelineCounters(state.name(), execStats, nrmStats, sqtStats, distStats, locator));
+    distStats.newReplicate = published::replicateAdded;
     this.distributor =
         distributorFactory.apply(new InboundRereader(inbound, 1024, sqtStats), distStats);
     this.nrm =
@@ -109,7 +101,6 @@ public final class OriginPipeline implements AutoCloseable {
                   }
                 })
             : null;
-    registerMeters();
     if (nrm != null) {
       nrm.start();
     }
@@ -274,124 +265,7 @@ public final class OriginPipeline implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     locator.save();
-    meters.forEach(registry::remove);
+    published.close();
     LOG.info("origin {} stopped", state.name());
-  }
-
-  // ---- counters --------------------------------------------------------------------------
-
-  private void registerMeters() {
-    String instance = state.name();
-    counter(ServerCounter.CMDS_RECV, instance, execStats, s -> s.cmdsRecv.sum());
-    counter(ServerCounter.BYTES_RECEIVED, instance, execStats, s -> s.bytesReceived.sum());
-    counter(ServerCounter.BATCHES_REJECTED, instance, execStats, s -> s.batchesRejected.sum());
-    timer(
-        ServerCounter.EXEC_BATCH_TIME,
-        instance,
-        execStats,
-        s -> s.batches.sum(),
-        s -> s.batchNanos.sum());
-    timer(
-        ServerCounter.EXEC_NRM_WAIT_TIME,
-        instance,
-        execStats,
-        s -> s.nrmWaits.sum(),
-        s -> s.nrmWaitNanos.sum());
-    timer(
-        ServerCounter.RA_WRITE_WAITS_TIME,
-        instance,
-        nrmStats,
-        s -> s.writeWaits,
-        s -> s.writeWaitNanos);
-    counter(
-        ServerCounter.LINK_BYTES_RECEIVED, instance, execStats, s -> s.link.wireBytesReceived());
-    counter(
-        ServerCounter.LINK_FRAME_BYTES_RECEIVED,
-        instance,
-        execStats,
-        s -> s.link.frameBytesReceived());
-    counter(ServerCounter.LINK_BYTES_SENT, instance, execStats, s -> s.link.wireBytesSent());
-    counter(ServerCounter.LINK_FRAME_BYTES_SENT, instance, execStats, s -> s.link.frameBytesSent());
-    counter(ServerCounter.UPDS_RSLOCATER, instance, locator, LocatorKeeper::updates);
-    counter(ServerCounter.CMDS_NO_REPDEF, instance, nrmStats, s -> s.cmdsNoRepdef);
-    counter(ServerCounter.DUPLICATES, instance, nrmStats, s -> s.duplicates);
-    counter(ServerCounter.COLUMNS_DROPPED, instance, nrmStats, s -> s.columnsDropped);
-    counter(ServerCounter.OPEN_TRANS_ADD, instance, sqtStats, s -> s.openTrans);
-    counter(ServerCounter.CLOSED_TRANS_ADD, instance, sqtStats, s -> s.closedTrans);
-    counter(ServerCounter.ROLLED_BACK_TRANS, instance, sqtStats, s -> s.rolledBackTrans);
-    counter(ServerCounter.TRANS_REMOVED, instance, sqtStats, s -> s.transRemoved);
-    gauge(ServerCounter.CACHE_MEM_USED, instance, sqtStats, s -> s.cacheMemUsed);
-    gauge(ServerCounter.CACHE_MEM_MAX, instance, sqtStats, s -> s.cacheMemMax);
-    gauge(ServerCounter.CMDS_MAX_TRAN, instance, sqtStats, s -> s.largestTranCmds);
-    counter(ServerCounter.CMDS_REREAD, instance, sqtStats, s -> s.cmdsReread);
-    meters.add(
-        FunctionCounter.builder(
-                ServerCounter.DIST_CMDS_READ.counterName(), distStats, s -> s.cmdsRead)
-            .tags(Tags.of("module", "DIST", "instance", instance, "reader", "DIST"))
-            .description(ServerCounter.DIST_CMDS_READ.description())
-            .register(registry));
-    counter(ServerCounter.TRANS_PROCESSED, instance, distStats, s -> s.transProcessed);
-    counter(ServerCounter.CMDS_NO_SUBSCRIBER, instance, distStats, s -> s.cmdsNoSubscriber);
-    counter(ServerCounter.RS_TICKET, instance, distStats, s -> s.tickets);
-    timer(
-        ServerCounter.DIST_OUTBOUND_WAIT_TIME,
-        instance,
-        distStats,
-        s -> s.outboundWaits,
-        s -> s.outboundWaitNanos);
-  }
-
-  /** Registers DIST's per-replicate counters for a replicate this origin feeds. */
-  private void registerReplicate(int replicateId, String replicateName) {
-    Tags tags = Tags.of("module", "DIST", "instance", state.name(), "replicate", replicateName);
-    meters.add(
-        FunctionCounter.builder(
-                ServerCounter.CMDS_DISTRIBUTED.counterName(),
-                distStats,
-                s -> value(s.cmdsDistributed.get(replicateId)))
-            .tags(tags)
-            .description(ServerCounter.CMDS_DISTRIBUTED.description())
-            .register(registry));
-    meters.add(
-        FunctionCounter.builder(
-                ServerCounter.TRANS_DISTRIBUTED.counterName(),
-                distStats,
-                s -> value(s.transDistributed.get(replicateId)))
-            .tags(tags)
-            .description(ServerCounter.TRANS_DISTRIBUTED.description())
-            .register(registry));
-  }
-
-  private static double value(java.util.concurrent.atomic.LongAdder a) {
-    return a == null ? 0 : a.sum();
-  }
-
-  private <T> void counter(ServerCounter c, String instance, T obj, ToDoubleFunction<T> f) {
-    meters.add(
-        FunctionCounter.builder(c.counterName(), obj, f)
-            .tags(Tags.of("module", c.module(), "instance", instance))
-            .description(c.description())
-            .register(registry));
-  }
-
-  private <T> void gauge(ServerCounter c, String instance, T obj, ToDoubleFunction<T> f) {
-    meters.add(
-        Gauge.builder(c.counterName(), obj, f)
-            .tags(Tags.of("module", c.module(), "instance", instance))
-            .description(c.description())
-            .register(registry));
-  }
-
-  private <T> void timer(
-      ServerCounter c,
-      String instance,
-      T obj,
-      java.util.function.ToLongFunction<T> count,
-      ToDoubleFunction<T> nanos) {
-    meters.add(
-        FunctionTimer.builder(c.counterName(), obj, count, nanos, TimeUnit.NANOSECONDS)
-            .tags(Tags.of("module", c.module(), "instance", instance))
-            .description(c.description())
-            .register(registry));
   }
 }

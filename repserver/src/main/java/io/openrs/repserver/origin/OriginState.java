@@ -1,6 +1,7 @@
 package io.openrs.repserver.origin;
 
 import io.openrs.ltl.Oqid;
+import io.openrs.repserver.nrm.InboundWriter;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>The durable locator is written only by the inbound queue's writer thread (append futures
  * complete in order) and read by any thread.
  */
-public final class OriginState {
+public final class OriginState implements InboundWriter.Origin {
 
   /** Log transfer from the origin: running, or stopped with the reason. */
   public record LogTransfer(boolean running, Optional<String> stoppedBecause) {
@@ -43,16 +44,19 @@ public final class OriginState {
     return connectionId;
   }
 
+  @Override
   public String name() {
     return name;
   }
 
   /** The last locator durable in the inbound queue: the secondary truncation point. */
+  @Override
   public Optional<Oqid> durableOqid() {
     return Optional.ofNullable(durableOqid);
   }
 
   /** The writer made everything up to {@code oqid} durable; never moves backwards. */
+  @Override
   public void durable(Oqid oqid) {
     Oqid current = durableOqid;
     if (current == null || oqid.compareTo(current) > 0) {
@@ -64,7 +68,13 @@ public final class OriginState {
     return logTransfer.get();
   }
 
+  @Override
+  public boolean logTransferRunning() {
+    return logTransfer.get().running();
+  }
+
   /** Stops log transfer; the first reason stays. @return whether this call stopped it */
+  @Override
   public boolean stopLogTransfer(String reason) {
     return logTransfer.compareAndSet(
         LogTransfer.RUNNING, new LogTransfer(false, Optional.of(reason)));

@@ -8,6 +8,7 @@ import io.openrs.config.rssd.Rssd;
 import io.openrs.config.rssd.RssdSettings;
 import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.ErrorClass;
+import io.openrs.repserver.dsi.StoredErrorClasses;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,7 +33,7 @@ class BuiltinErrorClassesIT {
         Map<String, String> expected = new TreeMap<>();
         dialect.actions().forEach((code, action) -> expected.put(code, action.label()));
         assertThat(stored.actions()).as(dialect.name()).isEqualTo(expected);
-        assertThat(ErrorClassCommands.toDsi(stored)).isEqualTo(dialect);
+        assertThat(StoredErrorClasses.toDsi(stored)).isEqualTo(dialect);
       }
       assertThat(ErrorClassDef.BUILTIN)
           .containsExactlyInAnyOrder(

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.openrs.config.rssd.StsCounter;
 import io.openrs.dsi.DsiCounter;
 import io.openrs.queue.QueueCounter;
-import io.openrs.repserver.ServerCounter;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

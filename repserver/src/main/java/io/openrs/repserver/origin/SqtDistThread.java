@@ -1,4 +1,4 @@
-package io.openrs.repserver.sqt;
+package io.openrs.repserver.origin;
 
 import io.openrs.ltl.packed.PackedDecoder;
 import io.openrs.ltl.packed.PackedFormatException;
@@ -8,6 +8,9 @@ import io.openrs.queue.QueueReader;
 import io.openrs.queue.StableQueue;
 import io.openrs.repserver.dist.DistributionException;
 import io.openrs.repserver.dist.Distributor;
+import io.openrs.repserver.sqt.QueuedCommand;
+import io.openrs.repserver.sqt.TransactionSorter;
+import io.openrs.repserver.sqt.TruncationTracker;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

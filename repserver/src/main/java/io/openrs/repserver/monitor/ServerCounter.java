@@ -1,4 +1,4 @@
-package io.openrs.repserver;
+package io.openrs.repserver.monitor;
 
 /**
  * The catalogue of the inbound side's monitor counters, named as Replication Server names them
