@@ -191,6 +191,50 @@ class OriginRulesIT {
     }
   }
 
+  /**
+   * HVAR's first group after a start holds a backlog of a PostgreSQL origin's transactions: the
+   * session is switched to replica mode once, ahead of the group's inserts, and each further
+   * transaction the group takes finds it so. (It sent the SET again into the connection whose COPY
+   * the inserts ahead held open, and waited for ever: FaultsIT, a server killed under HVAR.)
+   */
+  @ParameterizedTest(name = "dsi_num_threads {0}")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2})
+  void aBacklogInReplicaModeIsOneGroupWithItsInsertsAhead(int threads) throws Exception {
+    try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("dsi_ahead_" + threads);
+        OutboundQueueFixture q = new OutboundQueueFixture(dir, REPLICATE)) {
+      s.exec(fkTables(TestDb.POSTGRESQL));
+      Txs pg = new Txs(s.name(), PG_ORIGIN);
+      List<Workload.Tx> txs = new ArrayList<>();
+      // rows of 1 KB in groups of 100 transactions: the inserts ahead send a table's rows once 8
+      // KiB of them wait (dsi_cmd_batch_size), so each group asks for its session several times
+      // while its COPY is open
+      long nameChars = 0;
+      for (int i = 1; i <= 300; i++) {
+        String name = ("p" + i).repeat(250);
+        nameChars += name.length();
+        txs.add(
+            pg.begin()
+                .insert("parent", row("id", i64(i), "name", text(name)))
+                .insert("tree", row("id", i64(i), "up", Value.NULL))
+                .commit());
+      }
+      q.append(txs);
+      DsiSettings settings =
+          DsiSettings.from(
+              ParameterValues.defaults(Scope.CONNECTION)
+                  .with("dsi_compile_enable", "on")
+                  .with("dsi_compile_max_cmds", "200")
+                  .with("dsi_cmd_batch_size", "8192")
+                  .with("dsi_num_threads", String.valueOf(threads)));
+      try (DsiConnection dsi = start(s, q, settings, new RecordingSink())) {
+        Awaits.applied(dsi, s, lastCommits(txs));
+        assertThat(rows(s, "SELECT count(*), sum(length(name)) FROM parent"))
+            .containsExactly("300," + nameChars);
+        assertThat(rows(s, "SELECT count(*) FROM tree")).containsExactly("300");
+      }
+    }
+  }
+
   @Test
   void aModeSwitchTheReplicateRolledBackIsMadeAgain() throws Exception {
     try (TestDb.Scratch s = TestDb.POSTGRESQL.scratch("dsi_rollback");

@@ -120,6 +120,7 @@ final class Applier {
     this.literalBatches = null;
     this.replicaMode = replicaMode;
     this.modeSwitchedInTransaction = false;
+    this.switchedAhead = false;
   }
 
   /** Forgets the connection, closing its cached statements. */
@@ -177,15 +178,17 @@ final class Applier {
    * HVAR's compiling thread, before it sends inserts ahead into the transaction that {@link
    * #begin()} will then start: the session in the group's mode. A SET made here belongs to that
    * transaction, so {@code begin()} must not forget it: re-sending it there would meet the COPY the
-   * inserts ahead hold open on the connection and wait for it for ever.
+   * inserts ahead hold open on the connection and wait for it for ever. Called again for the same
+   * coming transaction (each transaction the open group takes asks), a SET already sent ahead
+   * holds: nothing is sent, since a COPY may be open on the connection by then.
    */
   void useReplicaModeAhead(boolean on) throws StatementFailure {
-    if (modeSwitchedInTransaction) {
+    if (modeSwitchedInTransaction && !switchedAhead) {
       replicaMode = null; // the last transaction was not seen to commit: its SET may be gone
       modeSwitchedInTransaction = false;
     }
     useReplicaMode(on);
-    switchedAhead = modeSwitchedInTransaction;
+    switchedAhead = switchedAhead || modeSwitchedInTransaction;
   }
 
   /**
