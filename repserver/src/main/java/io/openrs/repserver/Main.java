@@ -2,6 +2,7 @@ package io.openrs.repserver;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.openrs.repserver.monitor.MonitorRegistries;
+import io.openrs.runtime.ThreadNames;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -45,9 +46,9 @@ public final class Main implements Callable<Integer> {
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
+    Thread hook =
+        ThreadNames.factory("repserver", "shutdown", settings.name())
+            .newThread(
                 () -> {
                   System.out.println("repserver " + settings.name() + " shutting down");
                   System.out.flush();
@@ -60,8 +61,9 @@ public final class Main implements Callable<Integer> {
                   System.out.println("repserver " + settings.name() + " stopped");
                   System.out.flush();
                   stopped.countDown();
-                },
-                "shutdown"));
+                });
+    hook.setDaemon(false);
+    Runtime.getRuntime().addShutdownHook(hook);
     // Machine-readable start line for scripts and tests.
     System.out.println(
         "repserver "

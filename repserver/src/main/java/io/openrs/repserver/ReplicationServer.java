@@ -45,6 +45,7 @@ import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.repserver.origin.OriginState;
 import io.openrs.repserver.origin.PipelineSettings;
 import io.openrs.repserver.rules.ReplicationRules;
+import io.openrs.runtime.ThreadNames;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -151,11 +152,7 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
               name -> rssd.errorClasses().find(name).map(StoredErrorClasses::toDsi));
       this.rssdWriter =
           Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "RSSD writer");
-                t.setDaemon(true);
-                return t;
-              });
+              ThreadNames.factory("repserver", "rssd", "writer"));
     } catch (RuntimeException | IOException e) {
       if (q != null) {
         q.close();

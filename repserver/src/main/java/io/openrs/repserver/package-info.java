@@ -9,10 +9,10 @@
  * SQT/DIST thread), {@code nrm}, {@code dist}, {@code sqt}, {@code rules}, and {@code dsi} (the
  * server's side of the replicate DSIs). {@code docs/architecture.md} draws them with their threads.
  *
- * <p>Threads: {@code RSSD writer} (one scheduled thread: locators saved each second, partition
- * space warnings, materialization bookkeeping and counter samples, so RSSD writes never run on a
- * network or pipeline thread); {@code main} waits for the process's end, and the JVM's {@code
- * shutdown} hook closes the server.
+ * <p>Threads: {@code rs-repserver-rssd-writer} (one scheduled thread: locators saved each second,
+ * partition space warnings, materialization bookkeeping and counter samples, so RSSD writes never
+ * run on a network or pipeline thread); {@code main} waits for the process's end, and the JVM's
+ * shutdown hook {@code rs-repserver-shutdown-<server>} closes the server.
  *
  * <p>Must not: contain apply logic (that is module {@code dsi}) or talk to databases except through
  * module {@code config}. Only this package wires the others together; no package below imports it.

@@ -1,5 +1,6 @@
 package io.openrs.repserver;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -9,6 +10,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.openrs.runtime.WorkerThread;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -121,5 +123,30 @@ class ModuleBoundariesTest {
               .allowEmptyShould(true)
               .check(SERVER);
         });
+  }
+
+  @Test
+  void everyThreadIsAWorkerThread() {
+    classes()
+        .that()
+        .areAssignableTo(Thread.class)
+        .should()
+        .beAssignableTo(WorkerThread.class)
+        .because("long-lived threads share one base (docs/monitoring.md, Threads)")
+        .check(SERVER);
+  }
+
+  @Test
+  void threadsAreNamedThroughTheRuntimeModule() {
+    noClasses()
+        .should()
+        .callConstructor(Thread.class, Runnable.class, String.class)
+        .orShould()
+        .callConstructor(Thread.class, Runnable.class)
+        .orShould()
+        .callConstructor(Thread.class)
+        .because(
+            "threads are WorkerThreads or come from ThreadNames, named rs-<module>-<component>")
+        .check(SERVER);
   }
 }

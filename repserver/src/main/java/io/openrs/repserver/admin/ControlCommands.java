@@ -22,6 +22,7 @@ import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.ResumeOption;
 import io.openrs.repserver.dsi.DsiTargets;
 import io.openrs.repserver.origin.OriginPipeline;
+import io.openrs.runtime.ThreadNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -109,7 +110,9 @@ final class ControlCommands {
       // the admin port this session runs on.
       session.afterReadyForQuery(
           () -> {
-            new Thread(onShutdown, "admin shutdown").start();
+            Thread t = ThreadNames.factory("repserver", "admin", "shutdown").newThread(onShutdown);
+            t.setDaemon(false); // as before: the exit runs to its end
+            t.start();
           });
       return PgResult.command(c.commandTag()).withNotice("the server is shutting down");
     } else {

@@ -6,7 +6,7 @@
  *
  * <p>Threads: none long-lived of its own; commands run on pgwire's worker threads ({@code
  * rs-pgwire-worker-<n>}), one statement of a session at a time. {@code shutdown} starts the {@code
- * admin shutdown} thread, which runs the process's exit.
+ * rs-repserver-admin-shutdown} thread, which runs the process's exit.
  *
  * <p>Must not: import the server class or the root package: commands reach the server through
  * {@link io.openrs.repserver.admin.ServerControl}, which {@code ReplicationServer} implements, and

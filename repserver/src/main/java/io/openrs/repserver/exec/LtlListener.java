@@ -14,7 +14,9 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.openrs.runtime.ThreadNames;
 import io.openrs.wire.ErrorCode;
 import io.openrs.wire.Frame;
 import io.openrs.wire.FrameCodec;
@@ -90,8 +92,14 @@ public final class LtlListener implements AutoCloseable {
     }
   }
 
-  private final EventLoopGroup boss = new NioEventLoopGroup(1);
-  private final EventLoopGroup workers = new NioEventLoopGroup(0);
+  // Netty's factory (FastThreadLocalThreads, not daemons, as NioEventLoopGroup's own default):
+  // rs-repserver-ltlaccept-<pool>-<n> and rs-repserver-ltlio-<pool>-<n>.
+  private final EventLoopGroup boss =
+      new NioEventLoopGroup(
+          1, new DefaultThreadFactory(ThreadNames.of("repserver", "ltlaccept"), false));
+  private final EventLoopGroup workers =
+      new NioEventLoopGroup(
+          0, new DefaultThreadFactory(ThreadNames.of("repserver", "ltlio"), false));
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final Admission admission;
   private final Channel server;

@@ -16,7 +16,8 @@
  * protected is in {@code docs/security.md}.
  *
  * <p>Admission and SummaryLog are shared by every event loop and thread-safe; AgentSession is not
- * (owned by its event loop). Threads: Netty's boss and worker event loops of the LTL port.
+ * (owned by its event loop). Threads: Netty's boss and worker event loops of the LTL port ({@code
+ * rs-repserver-ltlaccept-<pool>-1}, {@code rs-repserver-ltlio-<pool>-<n>}).
  *
  * <p>Must not: import {@code admin}, {@code monitor} or {@code catalog}, nor the root package; it
  * reaches its origin only through {@code origin}. Enforced by {@code ModuleBoundariesTest}.

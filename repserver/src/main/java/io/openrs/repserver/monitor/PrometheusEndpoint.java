@@ -3,6 +3,7 @@ package io.openrs.repserver.monitor;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.openrs.runtime.ThreadNames;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *   <li>any other path: 404; another method: 405.
  * </ul>
  *
- * <p>One thread, {@code rs-monitor-prometheus-<port>}, serves requests one at a time (a scrape
+ * <p>One thread, {@code rs-repserver-prometheus-<port>}, serves requests one at a time (a scrape
  * reads every meter; they are cheap). No authentication: bind it to an address only the monitoring
  * network reaches.
  */
@@ -70,12 +71,7 @@ public final class PrometheusEndpoint implements AutoCloseable {
     }
     int bound = server.getAddress().getPort();
     ExecutorService executor =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "rs-monitor-prometheus-" + bound);
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadExecutor(ThreadNames.factory("repserver", "prometheus", bound));
     PrometheusEndpoint endpoint = new PrometheusEndpoint(server, executor, registry);
     server.createContext("/", endpoint::handle);
     server.setExecutor(executor);

@@ -8,7 +8,7 @@
  * sampler (thread-safe, one lock); {@link io.openrs.repserver.monitor.StatsSampler} runs its
  * observations on the {@code ScheduledExecutorService} it is given; {@link
  * io.openrs.repserver.monitor.PrometheusEndpoint} serves scrapes on its own thread {@code
- * rs-monitor-prometheus-<port>}. Nothing here is on a data path: modules keep their counters in
+ * rs-repserver-prometheus-<port>}. Nothing here is on a data path: modules keep their counters in
  * plain fields read by Micrometer function meters, and this package only reads the registry.
  *
  * <p>{@link io.openrs.repserver.monitor.ServerCounter} is the catalogue of the inbound side's

@@ -1,23 +1,29 @@
 package io.openrs.repserver.nrm;
 
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * NRM: the normalization thread of one origin ({@code nrm_thread on}). Takes batches EXEC parsed
- * from the bounded {@link NrmRequestQueue}, and runs them through the {@link InboundWriter}. When
- * log transfer stops, what is still queued is discarded: it was never acknowledged as durable, and
- * the agent resends it after {@code resume log transfer}.
+ * NRM: the normalization thread of one origin ({@code nrm_thread on}), {@code
+ * rs-repserver-nrm-<origin>}. Takes batches EXEC parsed from the bounded {@link NrmRequestQueue},
+ * and runs them through the {@link InboundWriter}. When log transfer stops, what is still queued is
+ * discarded: it was never acknowledged as durable, and the agent resends it after {@code resume log
+ * transfer}.
+ *
+ * <p>Stops {@link WorkerThread.StopPolicy#WHEN_DRAINED}: after {@link #initiateShutdown()} it
+ * writes what EXEC handed over before the stop (graceful shutdown), then ends.
  */
-public final class NrmThread extends Thread {
+public final class NrmThread extends WorkerThread {
 
   private static final Logger LOG = LoggerFactory.getLogger(NrmThread.class);
 
   private final NrmRequestQueue requests;
   private final InboundWriter writer;
-  private final java.util.function.Consumer<String> onFailure;
-  private volatile boolean stopping;
+  private final Consumer<String> onFailure;
 
   /**
    * @param onFailure told why, when the thread dies of an unexpected error (log transfer stops)
@@ -26,18 +32,17 @@ public final class NrmThread extends Thread {
       String originName,
       NrmRequestQueue requests,
       InboundWriter writer,
-      java.util.function.Consumer<String> onFailure) {
-    super("NRM " + originName);
-    setDaemon(true);
+      Consumer<String> onFailure) {
+    super(ThreadNames.of("repserver", "nrm", originName), StopPolicy.WHEN_DRAINED);
     this.requests = requests;
     this.writer = writer;
     this.onFailure = onFailure;
   }
 
   @Override
-  public void run() {
+  protected boolean doWork() {
     try {
-      while (!stopping) {
+      if (!shutdownRequested()) {
         Optional<NrmRequestQueue.Request> r = requests.take(200);
         if (r.isPresent() && !writer.write(r.get().commands())) {
           int dropped = requests.clear();
@@ -46,22 +51,23 @@ public final class NrmThread extends Thread {
                 "{}: discarded {} queued batches after log transfer stopped", getName(), dropped);
           }
         }
+        return true;
       }
-      // Drain what EXEC handed over before the stop (graceful shutdown).
-      Optional<NrmRequestQueue.Request> r;
-      while ((r = requests.take(0)).isPresent()) {
-        writer.write(r.get().commands());
+      // Drain what EXEC handed over before the stop.
+      Optional<NrmRequestQueue.Request> r = requests.take(0);
+      if (r.isEmpty()) {
+        return false;
       }
+      writer.write(r.get().commands());
+      return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      LOG.error("{} failed", getName(), e);
-      onFailure.accept(getName() + " failed: " + e);
+      return false;
     }
   }
 
-  /** Asks the thread to finish what is queued and stop. */
-  public void shutdown() {
-    stopping = true;
+  @Override
+  protected void onFatal(Throwable error) {
+    onFailure.accept(getName() + " failed: " + error);
   }
 }

@@ -15,9 +15,9 @@ import io.openrs.repserver.rules.ReplicationRules;
 import io.openrs.repserver.sqt.InboundRereader;
 import io.openrs.repserver.sqt.SqtStats;
 import io.openrs.repserver.sqt.TransactionSorter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -255,12 +255,10 @@ public final class OriginPipeline implements AutoCloseable {
   public void close() {
     try {
       if (nrm != null) {
-        nrm.shutdown();
-        nrm.join(TimeUnit.SECONDS.toMillis(30));
+        nrm.shutdown(Duration.ofSeconds(30));
       }
       SqtDistThread t = sqtDist;
-      t.shutdown();
-      t.join(TimeUnit.SECONDS.toMillis(30));
+      t.shutdown(Duration.ofSeconds(30));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

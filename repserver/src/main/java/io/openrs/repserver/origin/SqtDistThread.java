@@ -11,6 +11,8 @@ import io.openrs.repserver.dist.Distributor;
 import io.openrs.repserver.sqt.QueuedCommand;
 import io.openrs.repserver.sqt.TransactionSorter;
 import io.openrs.repserver.sqt.TruncationTracker;
+import io.openrs.runtime.ThreadNames;
+import io.openrs.runtime.WorkerThread;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -20,16 +22,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The SQT/DIST thread of one origin: reads the inbound queue with its own reader ({@code SQT}),
- * sorts commands into committed transactions ({@link TransactionSorter}), hands each to the {@link
- * Distributor} in commit order, and confirms the inbound queue only behind transactions whose
- * outbound writes are durable ({@link TruncationTracker}).
+ * The SQT/DIST thread of one origin, {@code rs-repserver-sqtdist-<origin>}: reads the inbound queue
+ * with its own reader ({@code SQT}), sorts commands into committed transactions ({@link
+ * TransactionSorter}), hands each to the {@link Distributor} in commit order, and confirms the
+ * inbound queue only behind transactions whose outbound writes are durable ({@link
+ * TruncationTracker}).
  *
  * <p>When DIST cannot place a command it stops (the reason goes to {@code onStop}); the inbound
  * queue keeps everything from the oldest unfinished transaction, and a new thread started by {@code
  * resume distributor} re-reads from there.
+ *
+ * <p>Stops {@link WorkerThread.StopPolicy#AFTER_STEP}: after {@link #initiateShutdown()} it ends
+ * once the command it is processing is handed on.
  */
-public final class SqtDistThread extends Thread {
+public final class SqtDistThread extends WorkerThread {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqtDistThread.class);
 
@@ -44,8 +50,9 @@ public final class SqtDistThread extends Thread {
   private final ConcurrentLinkedQueue<Long> durable = new ConcurrentLinkedQueue<>();
   private final PackedDecoder decoder = new PackedDecoder();
   private final String queueName;
-  private volatile boolean stopping;
-  private volatile Throwable failure;
+  private volatile Throwable distributionFailure;
+  private QueueReader reader;
+  private Optional<QueuePosition> confirmed = Optional.empty();
 
   public SqtDistThread(
       String originName,
@@ -53,8 +60,7 @@ public final class SqtDistThread extends Thread {
       TransactionSorter sorter,
       Distributor distributor,
       Consumer<String> onStop) {
-    super("SQT/DIST " + originName);
-    setDaemon(true);
+    super(ThreadNames.of("repserver", "sqtdist", originName), StopPolicy.AFTER_STEP);
     this.inbound = inbound;
     this.queueName = inbound.id().toString();
     this.sorter = sorter;
@@ -63,37 +69,69 @@ public final class SqtDistThread extends Thread {
   }
 
   @Override
-  public void run() {
-    Optional<QueuePosition> confirmed = Optional.empty();
-    try (QueueReader reader = inbound.openReader(READER)) {
-      while (!stopping && failure == null) {
-        Long token;
-        while ((token = durable.poll()) != null) {
-          tracker.durable(token);
-        }
-        Optional<QueuePosition> c = tracker.confirmable();
-        if (c.isPresent() && !c.equals(confirmed)) {
-          reader.confirm(c.get());
-          confirmed = c;
-        }
-        Optional<QueueMessage> m = reader.poll(Duration.ofMillis(100));
-        if (m.isEmpty()) {
-          continue;
-        }
-        process(m.get());
+  protected boolean doWork() throws Exception {
+    throwDistributionFailure();
+    try {
+      if (reader == null) {
+        reader = inbound.openReader(READER);
       }
-      if (failure != null) {
-        throw failure;
+      Long token;
+      while ((token = durable.poll()) != null) {
+        tracker.durable(token);
+      }
+      Optional<QueuePosition> c = tracker.confirmable();
+      if (c.isPresent() && !c.equals(confirmed)) {
+        reader.confirm(c.get());
+        confirmed = c;
+      }
+      Optional<QueueMessage> m = reader.poll(Duration.ofMillis(100));
+      if (m.isPresent()) {
+        process(m.get());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (DistributionException e) {
-      LOG.error("{}", e.getMessage());
-      onStop.accept(e.getMessage());
-    } catch (Throwable e) {
-      String reason = getName() + " failed: " + e;
-      LOG.error(reason, e);
-      onStop.accept(reason);
+      return false;
+    }
+    // A failed outbound write seen as soon as the step that saw it ends, even if a stop was asked.
+    throwDistributionFailure();
+    return true;
+  }
+
+  private void throwDistributionFailure() throws Exception {
+    Throwable f = distributionFailure;
+    if (f instanceof Exception e) {
+      throw e;
+    } else if (f instanceof Error e) {
+      throw e;
+    } else if (f != null) {
+      throw new IllegalStateException(f);
+    }
+  }
+
+  @Override
+  protected void onFatal(Throwable error) {
+    if (error instanceof DistributionException) {
+      onStop.accept(error.getMessage());
+    } else {
+      onStop.accept(getName() + " failed: " + error);
+    }
+  }
+
+  @Override
+  protected void onExit() {
+    if (reader == null) {
+      return;
+    }
+    try {
+      reader.close();
+    } catch (RuntimeException e) {
+      if (failure().isEmpty()) {
+        String reason = getName() + " failed: " + e;
+        LOG.error(reason, e);
+        onStop.accept(reason);
+      } else {
+        LOG.warn("{}: closing the inbound queue reader also failed", getName(), e);
+      }
     }
   }
 
@@ -123,16 +161,11 @@ public final class SqtDistThread extends Thread {
             if (err == null) {
               durable.add(token);
             } else {
-              failure = err;
+              distributionFailure = err;
             }
           });
     } else if (outcome instanceof TransactionSorter.RolledBack) {
       tracker.rolledBack(cmd.tran());
     }
-  }
-
-  /** Asks the thread to stop after the command it is processing. */
-  public void shutdown() {
-    stopping = true;
   }
 }

@@ -4,8 +4,9 @@
  * removed transactions ({@link io.openrs.repserver.sqt.InboundRereader}) and works out how far the
  * inbound queue may be truncated ({@link io.openrs.repserver.sqt.TruncationTracker}).
  *
- * <p>Threads: none of its own; everything here runs on its origin's {@code SQT/DIST <origin>}
- * thread (package {@code origin}) and is not thread-safe, except {@code SqtStats}, read by meters.
+ * <p>Threads: none of its own; everything here runs on its origin's {@code
+ * rs-repserver-sqtdist-<origin>} thread (package {@code origin}) and is not thread-safe, except
+ * {@code SqtStats}, read by meters.
  *
  * <p>Must not: import any other package of the server: DIST consumes what SQT sorts, not the other
  * way round. Enforced by {@code ModuleBoundariesTest}.
