@@ -118,9 +118,9 @@ public final class CounterCatalog {
       list.add(
           new CounterInfo(
               c.counterName(),
-              c.module(),
+              c.module().name(),
               kind(c.kind().name()),
-              unitOf(c),
+              c.unit(),
               c.description(),
               c.rsName()));
     }
@@ -197,29 +197,5 @@ public final class CounterCatalog {
 
   private static String kind(String enumKind) {
     return enumKind.toLowerCase(Locale.ROOT);
-  }
-
-  /** {@link ServerCounter} declares no unit: derived from the kind and the name. */
-  static String unitOf(ServerCounter c) {
-    if (c.kind() == ServerCounter.Kind.TIMER) {
-      return "seconds";
-    }
-    String n = c.counterName();
-    if (n.contains("Bytes") || n.contains("Mem")) {
-      return "bytes";
-    } else if (n.startsWith("Cmds") || n.equals("Duplicates")) {
-      return "commands";
-    } else if (n.contains("Trans")) {
-      return "transactions";
-    } else if (n.startsWith("Batches")) {
-      return "batches";
-    } else if (n.startsWith("Columns")) {
-      return "columns";
-    } else if (n.contains("Ticket")) {
-      return "tickets";
-    } else if (n.startsWith("Upds")) {
-      return "writes";
-    }
-    return "events";
   }
 }

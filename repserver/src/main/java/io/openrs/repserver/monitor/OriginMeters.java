@@ -155,7 +155,7 @@ public final class OriginMeters implements PipelineCounters.Published {
   private <T> void counter(ServerCounter c, String instance, T obj, ToDoubleFunction<T> f) {
     meters.add(
         FunctionCounter.builder(c.counterName(), obj, f)
-            .tags(Tags.of("module", c.module(), "instance", instance))
+            .tags(Tags.of("module", c.module().name(), "instance", instance))
             .description(c.description())
             .register(registry));
   }
@@ -163,7 +163,7 @@ public final class OriginMeters implements PipelineCounters.Published {
   private <T> void gauge(ServerCounter c, String instance, T obj, ToDoubleFunction<T> f) {
     meters.add(
         Gauge.builder(c.counterName(), obj, f)
-            .tags(Tags.of("module", c.module(), "instance", instance))
+            .tags(Tags.of("module", c.module().name(), "instance", instance))
             .description(c.description())
             .register(registry));
   }
@@ -172,7 +172,7 @@ public final class OriginMeters implements PipelineCounters.Published {
       ServerCounter c, String instance, T obj, ToLongFunction<T> count, ToDoubleFunction<T> nanos) {
     meters.add(
         FunctionTimer.builder(c.counterName(), obj, count, nanos, TimeUnit.NANOSECONDS)
-            .tags(Tags.of("module", c.module(), "instance", instance))
+            .tags(Tags.of("module", c.module().name(), "instance", instance))
             .description(c.description())
             .register(registry));
   }

@@ -28,7 +28,7 @@ class CounterCatalogTest {
               });
     }
     for (ServerCounter c : ServerCounter.values()) {
-      assertThat(catalog.find(c.module(), c.counterName()))
+      assertThat(catalog.find(c.module().name(), c.counterName()))
           .as("%s %s", c.module(), c.counterName())
           .hasValueSatisfying(
               i -> {
@@ -88,7 +88,7 @@ class CounterCatalogTest {
   @Test
   void everyServerCounterHasAMeaningfulUnit() {
     for (ServerCounter c : ServerCounter.values()) {
-      assertThat(CounterCatalog.unitOf(c)).as(c.counterName()).isNotEqualTo("events");
+      assertThat(c.unit()).as(c.counterName()).isNotEqualTo("events");
     }
     assertThat(catalog.find("SQT", "CacheMemUsed").orElseThrow().unit()).isEqualTo("bytes");
     assertThat(catalog.find("REPAGENT", "RAWriteWaitsTime").orElseThrow().unit())
