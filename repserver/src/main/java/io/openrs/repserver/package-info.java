@@ -1,7 +1,8 @@
 /**
  * The replication server process: {@link io.openrs.repserver.ReplicationServer} (lifecycle,
- * recovery, one pipeline per origin and one outbound queue and DSI per replicate connection, and
- * the calls the admin commands make), its settings and files, and {@code main}.
+ * recovery, one pipeline per origin and one outbound queue and DSI per replicate connection, the
+ * admin commands' {@code admin.ServerControl}; the composition root that builds the catalog and the
+ * admin service), its settings, files and directory lock, and {@code main}.
  *
  * <p>The packages below, from the top: {@code admin} (commands, {@code admin.rcl} their language),
  * {@code catalog} (the one door for RSSD configuration changes), {@code monitor} (counters as

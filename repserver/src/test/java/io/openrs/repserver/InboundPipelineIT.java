@@ -81,21 +81,26 @@ class InboundPipelineIT {
     ConnectionDef primary =
         server.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
     server.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-    server.createRepDef(
-        new RepDef(
-            "orders_rd",
-            primary.id(),
-            "shop",
-            "orders",
-            "public",
-            "orders",
-            List.of(
-                new RepDefColumn("id", "int"),
-                new RepDefColumn("region", "varchar(8)"),
-                new RepDefColumn("note", "text")),
-            List.of("id"),
-            List.of("region")));
-    server.createSubscription("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+    server
+        .catalog()
+        .createRepDef(
+            new RepDef(
+                "orders_rd",
+                primary.id(),
+                "shop",
+                "orders",
+                "public",
+                "orders",
+                List.of(
+                    new RepDefColumn("id", "int"),
+                    new RepDefColumn("region", "varchar(8)"),
+                    new RepDefColumn("note", "text")),
+                List.of("id"),
+                List.of("region")));
+    server
+        .catalog()
+        .subscriptions()
+        .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
     return primary;
   }
 
@@ -213,7 +218,7 @@ class InboundPipelineIT {
     assertThat(out.get(2).body())
         .containsExactlyElementsOf(
             stream.subList(13, 2013).stream().map(InboundPipelineIT::mapped).toList());
-    int originId = server.connection("pds", "pdb").orElseThrow().id();
+    int originId = server.catalog().view().connection("pds", "pdb").orElseThrow().id();
     assertThat(out).allMatch(t -> t.origin() == originId);
     assertThat(counter("CmdsNoRepdef", "NRM")).isEqualTo(1);
     assertThat(counter("RolledBackTrans", "SQT")).isEqualTo(1);
@@ -399,8 +404,10 @@ class InboundPipelineIT {
     configure();
     server.createConnection("eds", "edb", Profile.POSTGRESQL, false, Map.of());
     List<String> notices =
-        server.createSubscription(
-            "eu_only", "orders_rd", false, "eds", "edb", Optional.of("region = 'EU'"));
+        server
+            .catalog()
+            .subscriptions()
+            .create("eu_only", "orders_rd", false, "eds", "edb", Optional.of("region = 'EU'"));
     // eds.edb has no login settings, so the second notice says its DSI cannot start yet.
     assertThat(notices).first().asString().contains("REPLICA IDENTITY FULL");
     assertThat(notices).last().asString().contains("DSI of eds.edb cannot start yet");
@@ -439,9 +446,14 @@ class InboundPipelineIT {
     start(Map.of());
     ConnectionDef primary = server.createConnection("pds", "pdb", Profile.MARIADB, true, Map.of());
     server.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-    server.createDatabaseRepDef(
-        new DatabaseRepDef("pdb_all", primary.id(), List.of("shop.%"), List.of("shop.audit")));
-    server.createSubscription("pdb_sub", "pdb_all", true, "rds", "rdb", Optional.empty());
+    server
+        .catalog()
+        .createDatabaseRepDef(
+            new DatabaseRepDef("pdb_all", primary.id(), List.of("shop.%"), List.of("shop.audit")));
+    server
+        .catalog()
+        .subscriptions()
+        .create("pdb_sub", "pdb_all", true, "rds", "rdb", Optional.empty());
     Origin o = new Origin();
     List<LtlCommand> stream =
         List.of(

@@ -86,6 +86,29 @@ class ModuleBoundariesTest {
         .check(SERVER);
   }
 
+  @Test
+  void theAdminCommandsChangeTheRssdOnlyThroughTheCatalog() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.openrs.repserver.admin..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.openrs.config.rssd.Rssd")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.openrs.config.rssd.StsCache")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.openrs.queue.file.FileQueueManager")
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAPackage("io.openrs.repserver")
+        .because(
+            "the admin commands read and change the RSSD through catalog.Catalog and its view,"
+                + " and reach the running server through admin.ServerControl (one door for each)")
+        .check(SERVER);
+  }
+
   /** The server's packages each of the lower packages may use (their package-info says why). */
   private static final Map<String, List<String>> MAY_USE =
       Map.of(

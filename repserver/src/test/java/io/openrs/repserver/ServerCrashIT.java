@@ -64,18 +64,21 @@ class ServerCrashIT {
     try (ReplicationServer s = TestServers.start(dir, params)) {
       ConnectionDef primary = s.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
       s.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-      s.createRepDef(
-          new RepDef(
-              "orders_rd",
-              primary.id(),
-              "shop",
-              "orders",
-              "shop",
-              "orders",
-              List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-              List.of("id"),
-              List.of()));
-      s.createSubscription("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+      s.catalog()
+          .createRepDef(
+              new RepDef(
+                  "orders_rd",
+                  primary.id(),
+                  "shop",
+                  "orders",
+                  "shop",
+                  "orders",
+                  List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
+                  List.of("id"),
+                  List.of()));
+      s.catalog()
+          .subscriptions()
+          .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
     }
     Path config =
         ServerProcess.writeConfig(

@@ -133,10 +133,14 @@ class ServerSecretsIT {
   private void subscribe() throws Exception {
     ConnectionDef primary =
         server.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
-    server.createDatabaseRepDef(
-        new DatabaseRepDef("pdb_all", primary.id(), List.of("shop.%"), List.of()));
-    server.createSubscription(
-        "pdb_sub", "pdb_all", true, "rds", replicate.name(), Optional.empty());
+    server
+        .catalog()
+        .createDatabaseRepDef(
+            new DatabaseRepDef("pdb_all", primary.id(), List.of("shop.%"), List.of()));
+    server
+        .catalog()
+        .subscriptions()
+        .create("pdb_sub", "pdb_all", true, "rds", replicate.name(), Optional.empty());
   }
 
   private void awaitDsiLogin() {

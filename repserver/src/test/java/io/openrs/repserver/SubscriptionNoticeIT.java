@@ -44,17 +44,19 @@ class SubscriptionNoticeIT {
     server.createConnection(
         "rds", replicateDb.name(), Profile.POSTGRESQL, false, replicateDb.connectionSettings());
     for (String t : List.of("full_orders", "plain_orders")) {
-      server.createRepDef(
-          new RepDef(
-              t + "_rd",
-              primary.id(),
-              "public",
-              t,
-              "public",
-              t,
-              List.of(new RepDefColumn("id", "int"), new RepDefColumn("region", "varchar(8)")),
-              List.of("id"),
-              List.of("region")));
+      server
+          .catalog()
+          .createRepDef(
+              new RepDef(
+                  t + "_rd",
+                  primary.id(),
+                  "public",
+                  t,
+                  "public",
+                  t,
+                  List.of(new RepDefColumn("id", "int"), new RepDefColumn("region", "varchar(8)")),
+                  List.of("id"),
+                  List.of("region")));
     }
   }
 
@@ -70,13 +72,16 @@ class SubscriptionNoticeIT {
   @Test
   void aTableWithReplicaIdentityFullGetsNoNotice() throws Exception {
     List<String> notices =
-        server.createSubscription(
-            "full_sub",
-            "full_orders_rd",
-            false,
-            "rds",
-            replicateDb.name(),
-            Optional.of("region = 'EU'"));
+        server
+            .catalog()
+            .subscriptions()
+            .create(
+                "full_sub",
+                "full_orders_rd",
+                false,
+                "rds",
+                replicateDb.name(),
+                Optional.of("region = 'EU'"));
 
     assertThat(notices).noneMatch(n -> n.contains("REPLICA IDENTITY"));
   }
@@ -84,13 +89,16 @@ class SubscriptionNoticeIT {
   @Test
   void aTableWithTheDefaultIdentityIsNamedInTheNotice() throws Exception {
     List<String> notices =
-        server.createSubscription(
-            "plain_sub",
-            "plain_orders_rd",
-            false,
-            "rds",
-            replicateDb.name(),
-            Optional.of("region = 'EU'"));
+        server
+            .catalog()
+            .subscriptions()
+            .create(
+                "plain_sub",
+                "plain_orders_rd",
+                false,
+                "rds",
+                replicateDb.name(),
+                Optional.of("region = 'EU'"));
 
     assertThat(notices)
         .anyMatch(

@@ -80,9 +80,14 @@ public final class AgentHarness implements AutoCloseable {
           server.createConnection(
               DS, DB, mariadb ? Profile.MARIADB : Profile.POSTGRESQL, true, Map.of());
       server.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-      server.createDatabaseRepDef(
-          new DatabaseRepDef("all_rd", primary.id(), List.of(schema + ".%"), List.of()));
-      server.createSubscription("all_sub", "all_rd", true, "rds", "rdb", Optional.empty());
+      server
+          .catalog()
+          .createDatabaseRepDef(
+              new DatabaseRepDef("all_rd", primary.id(), List.of(schema + ".%"), List.of()));
+      server
+          .catalog()
+          .subscriptions()
+          .create("all_sub", "all_rd", true, "rds", "rdb", Optional.empty());
     }
     return server;
   }

@@ -11,6 +11,7 @@ import io.openrs.pgwire.PgUser;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RclParser;
 import io.openrs.repserver.admin.rcl.RclSyntaxException;
+import io.openrs.repserver.catalog.Catalog;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -34,7 +35,7 @@ public final class AdminService implements PgBackend {
   /** Role name of the read-only monitor role ({@link UserRole#MONITOR}). */
   public static final String MONITOR_ROLE = "monitor";
 
-  private final ServerControl server;
+  private final Catalog catalog;
   private final DefinitionCommands definitions;
   private final StatusCommands status;
   private final StatsCommands stats;
@@ -44,24 +45,26 @@ public final class AdminService implements PgBackend {
   private final ExceptionLogCommands exceptions;
 
   /**
+   * @param catalog the RSSD's catalog: what the commands read and change there
+   * @param server the running server the commands control and watch
    * @param onShutdown what {@code shutdown} does after it has answered (the process exits)
    */
-  public AdminService(ServerControl server, Runnable onShutdown) {
-    this.server = server;
-    this.definitions = new DefinitionCommands(server);
-    this.status = new StatusCommands(server);
-    this.stats = new StatsCommands(server);
-    this.control = new ControlCommands(server, onShutdown);
-    this.users = new UserCommands(server);
-    this.errorClasses = new ErrorClassCommands(server);
-    this.exceptions = new ExceptionLogCommands(server);
+  public AdminService(Catalog catalog, ServerControl server, Runnable onShutdown) {
+    this.catalog = catalog;
+    this.definitions = new DefinitionCommands(catalog, server);
+    this.status = new StatusCommands(catalog, server);
+    this.stats = new StatsCommands(catalog.view(), server);
+    this.control = new ControlCommands(catalog, server, onShutdown);
+    this.users = new UserCommands(catalog);
+    this.errorClasses = new ErrorClassCommands(catalog, server);
+    this.exceptions = new ExceptionLogCommands(catalog);
   }
 
   @Override
   public Optional<PgUser> user(String name) {
-    return server
-        .sts()
-        .user(name)
+    return catalog
+        .view()
+        .loginUser(name)
         .map((RssdUser u) -> new PgUser(u.name(), u.scramSha256(), roles(u.role())));
   }
 

@@ -20,7 +20,7 @@ import io.openrs.queue.QueueType;
 import io.openrs.queue.StableQueue;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.ResumeOption;
-import io.openrs.repserver.dsi.DsiTargets;
+import io.openrs.repserver.catalog.Catalog;
 import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.runtime.ThreadNames;
 import java.util.ArrayList;
@@ -30,11 +30,13 @@ import java.util.Optional;
 /** Log transfer, connections, the distributor, configuration, queues, tickets and shutdown. */
 final class ControlCommands {
 
+  private final Catalog catalog;
   private final ServerControl server;
   private final Runnable onShutdown;
-  private final ParameterCatalog catalog = ParameterCatalog.standard();
+  private final ParameterCatalog parameterCatalog = ParameterCatalog.standard();
 
-  ControlCommands(ServerControl server, Runnable onShutdown) {
+  ControlCommands(Catalog catalog, ServerControl server, Runnable onShutdown) {
+    this.catalog = catalog;
     this.server = server;
     this.onShutdown = onShutdown;
   }
@@ -81,13 +83,13 @@ final class ControlCommands {
       Parameter p;
       String value;
       try {
-        p = catalog.requireForCommand(s.setting().name(), Scope.SERVER);
+        p = parameterCatalog.requireForCommand(s.setting().name(), Scope.SERVER);
         value = p.normalize(s.setting().value());
       } catch (RuntimeException e) {
         throw new PgException(
             AdminErrors.of(e, 0).sqlState(), e.getMessage(), s.setting().position());
       }
-      server.catalog().setServerValue(p.name(), value);
+      catalog.setServerValue(p.name(), value);
       return PgResult.command(c.commandTag())
           .withNotice(
               p.name()
@@ -128,12 +130,12 @@ final class ControlCommands {
   private PgResult ticket(RclCommand.RsTicket t) throws PgException {
     List<String> issued = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    for (ConnectionDef c : server.rssd().connections().all()) {
+    for (ConnectionDef c : catalog.view().connections()) {
       if (!c.logTransfer()) {
         continue;
       }
       try {
-        RsTicketCall.issue(DsiTargets.target(c, server.rssd().secrets()), t.headers());
+        RsTicketCall.issue(catalog.view().targetOf(c), t.headers());
         issued.add(c.name());
       } catch (Exception e) {
         problems.add(c.name() + ": " + e.getMessage());
@@ -176,15 +178,15 @@ final class ControlCommands {
     List<Parameter> params;
     if (a.parameter().isPresent()) {
       try {
-        params = List.of(catalog.require(a.parameter().get()));
+        params = List.of(parameterCatalog.require(a.parameter().get()));
       } catch (RuntimeException e) {
         throw AdminErrors.of(e, 0);
       }
     } else {
-      params = catalog.inScope(Scope.SERVER);
+      params = parameterCatalog.inScope(Scope.SERVER);
     }
     for (Parameter p : params) {
-      boolean saved = server.rssd().config().serverValues().containsKey(p.name());
+      boolean saved = catalog.view().savedServerValues().containsKey(p.name());
       boolean fromFile = server.fileParameters().explicitValue(p.name()).isPresent();
       String value =
           p.settableAt(Scope.SERVER) ? server.parameters().get(p.name()) : p.defaultValue();
@@ -202,7 +204,6 @@ final class ControlCommands {
 
   private StableQueue queue(io.openrs.queue.QueueId id) throws PgException {
     return server
-        .queues()
         .queue(id)
         .orElseThrow(
             () -> new PgException(AdminErrors.UNDEFINED_OBJECT, "no queue " + id + " is open"));
@@ -242,10 +243,9 @@ final class ControlCommands {
   private void purge(RclCommand.SysadminPurgeQueue d) throws PgException {
     StableQueue q = queue(d.queue());
     ConnectionDef c =
-        server
-            .rssd()
-            .connections()
-            .find(d.queue().number())
+        catalog
+            .view()
+            .connection(d.queue().number())
             .orElseThrow(
                 () ->
                     new PgException(

@@ -17,6 +17,7 @@ import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RepDefChange;
 import io.openrs.repserver.admin.rcl.Setting;
 import io.openrs.repserver.admin.rcl.TableRef;
+import io.openrs.repserver.catalog.Catalog;
 import io.openrs.repserver.dsi.TableParameters;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -34,10 +35,12 @@ final class DefinitionCommands {
   static final Set<String> CONNECTION_KEYS =
       Set.of("server", "port", "user", "password", "database");
 
+  private final Catalog catalog;
   private final ServerControl server;
-  private final ParameterCatalog catalog = ParameterCatalog.standard();
+  private final ParameterCatalog parameterCatalog = ParameterCatalog.standard();
 
-  DefinitionCommands(ServerControl server) {
+  DefinitionCommands(Catalog catalog, ServerControl server) {
+    this.catalog = catalog;
     this.server = server;
   }
 
@@ -68,17 +71,12 @@ final class DefinitionCommands {
                   + d.id()
                   + (d.logTransfer() ? "; its agent may connect (log transfer on)" : ""));
     } else if (c instanceof RclCommand.AlterConnection ac && ac.replicateTable().isPresent()) {
-      ConnectionDef replicate = server.catalog().requireConnection(ac.dataserver(), ac.database());
+      ConnectionDef replicate = catalog.requireConnection(ac.dataserver(), ac.database());
       TableRef t = ac.replicateTable().get();
       String table = t.schema().orElse(defaultSchema(replicate)) + "." + t.table();
       for (Map.Entry<String, String> e : tableProperties(ac.settings()).entrySet()) {
-        server
-            .catalog()
-            .setConnectionProperty(
-                ac.dataserver(),
-                ac.database(),
-                TableParameters.key(e.getKey(), table),
-                e.getValue());
+        catalog.setConnectionProperty(
+            ac.dataserver(), ac.database(), TableParameters.key(e.getKey(), table), e.getValue());
       }
       return PgResult.command(c.commandTag())
           .withNotice(
@@ -86,7 +84,7 @@ final class DefinitionCommands {
                   + table
                   + "; DSI parameters take effect when the connection resumes");
     } else if (c instanceof RclCommand.AlterConnection ac) {
-      server.catalog().requireConnection(ac.dataserver(), ac.database());
+      catalog.requireConnection(ac.dataserver(), ac.database());
       for (Setting s : ac.settings()) {
         if (s.name().equals(Setting.LOG_TRANSFER)) {
           throw new UnsupportedOperationException(
@@ -96,9 +94,7 @@ final class DefinitionCommands {
       }
       Map<String, String> props = properties(ac.settings());
       for (Map.Entry<String, String> e : props.entrySet()) {
-        server
-            .catalog()
-            .setConnectionProperty(ac.dataserver(), ac.database(), e.getKey(), e.getValue());
+        catalog.setConnectionProperty(ac.dataserver(), ac.database(), e.getKey(), e.getValue());
       }
       return PgResult.command(c.commandTag())
           .withNotice("saved; DSI parameters take effect when the connection resumes");
@@ -107,47 +103,42 @@ final class DefinitionCommands {
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.CreateRepDef rd) {
       ConnectionDef primary =
-          server.catalog().requireConnection(rd.primaryDataserver(), rd.primaryDatabase());
+          catalog.requireConnection(rd.primaryDataserver(), rd.primaryDatabase());
       TableRef p = rd.primaryTable();
       TableRef r = rd.replicateTable().orElse(p);
       List<RepDefColumn> columns = new ArrayList<>();
       for (ColumnDef cd : rd.columns()) {
         columns.add(new RepDefColumn(cd.name(), cd.type(), cd.replicateName().orElse(cd.name())));
       }
-      server
-          .catalog()
-          .createRepDef(
-              new RepDef(
-                  rd.name(),
-                  primary.id(),
-                  p.schema().orElse(defaultSchema(primary)),
-                  p.table(),
-                  r.schema().orElse(p.schema().orElse(defaultSchema(primary))),
-                  r.table(),
-                  columns,
-                  rd.primaryKey(),
-                  rd.searchableColumns()));
+      catalog.createRepDef(
+          new RepDef(
+              rd.name(),
+              primary.id(),
+              p.schema().orElse(defaultSchema(primary)),
+              p.table(),
+              r.schema().orElse(p.schema().orElse(defaultSchema(primary))),
+              r.table(),
+              columns,
+              rd.primaryKey(),
+              rd.searchableColumns()));
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.CreateDatabaseRepDef dd) {
       ConnectionDef primary =
-          server.catalog().requireConnection(dd.primaryDataserver(), dd.primaryDatabase());
-      server
-          .catalog()
-          .createDatabaseRepDef(
-              new DatabaseRepDef(dd.name(), primary.id(), dd.includeTables(), dd.excludeTables()));
+          catalog.requireConnection(dd.primaryDataserver(), dd.primaryDatabase());
+      catalog.createDatabaseRepDef(
+          new DatabaseRepDef(dd.name(), primary.id(), dd.includeTables(), dd.excludeTables()));
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.AlterRepDef a) {
       RepDef before =
-          server
-              .rssd()
-              .repDefs()
-              .find(a.name())
+          catalog
+              .view()
+              .repDef(a.name())
               .orElseThrow(
                   () ->
                       new PgException(
                           AdminErrors.UNDEFINED_OBJECT,
                           "no replication definition named " + a.name()));
-      server.catalog().alterRepDef(altered(before, a.change()));
+      catalog.alterRepDef(altered(before, a.change()));
       return PgResult.command(c.commandTag())
           .withNotice(
               "replication definition "
@@ -158,18 +149,18 @@ final class DefinitionCommands {
                           + " changes carrying them arrive"
                       : "subscriptions may use its searchable columns in where clauses"));
     } else if (c instanceof RclCommand.DropRepDef d) {
-      server.catalog().dropRepDef(d.name());
+      catalog.dropRepDef(d.name());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.DropDatabaseRepDef d) {
-      server.catalog().dropDatabaseRepDef(d.name());
+      catalog.dropDatabaseRepDef(d.name());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.RsHelpRep h) {
       return helpRep(h.name());
     } else if (c instanceof RclCommand.CreateSubscription s) {
       List<String> notices =
-          server
-              .catalog()
-              .createSubscription(
+          catalog
+              .subscriptions()
+              .create(
                   s.name(),
                   s.repDefName(),
                   s.databaseLevel(),
@@ -183,15 +174,14 @@ final class DefinitionCommands {
       }
       return result;
     } else if (c instanceof RclCommand.DropSubscription s) {
-      server.catalog().dropSubscription(s.name(), s.dataserver(), s.database());
+      catalog.subscriptions().drop(s.name(), s.dataserver(), s.database());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.CheckSubscription s) {
-      ConnectionDef replicate = server.catalog().requireConnection(s.dataserver(), s.database());
+      ConnectionDef replicate = catalog.requireConnection(s.dataserver(), s.database());
       Subscription sub =
-          server
-              .rssd()
-              .subscriptions()
-              .find(s.name(), replicate.id())
+          catalog
+              .view()
+              .subscription(s.name(), replicate.id())
               .orElseThrow(
                   () ->
                       new IllegalArgumentException(
@@ -212,16 +202,15 @@ final class DefinitionCommands {
               .text("where_clause")
               .text("state")
               .timestamptz("created");
-      for (Subscription s : server.rssd().subscriptions().all()) {
+      for (Subscription s : catalog.view().subscriptions()) {
         if (h.name().isEmpty() || h.name().get().equalsIgnoreCase(s.name())) {
           t.row(
               s.name(),
               s.repDefName(),
               s.databaseLevel(),
-              server
-                  .rssd()
-                  .connections()
-                  .find(s.replicateConnectionId())
+              catalog
+                  .view()
+                  .connection(s.replicateConnectionId())
                   .map(ConnectionDef::name)
                   .orElse("?"),
               s.whereClause().orElse(null),
@@ -245,8 +234,8 @@ final class DefinitionCommands {
             .text("columns")
             .text("primary_key")
             .text("searchable_columns");
-    for (ConnectionDef c : server.rssd().connections().all()) {
-      for (RepDef d : server.rssd().repDefs().forPrimaryConnection(c.id())) {
+    for (ConnectionDef c : catalog.view().connections()) {
+      for (RepDef d : catalog.view().repDefsOf(c.id())) {
         if (name.isPresent() && !name.get().equalsIgnoreCase(d.name())) {
           continue;
         }
@@ -268,7 +257,7 @@ final class DefinitionCommands {
             String.join(", ", d.primaryKey()),
             String.join(", ", d.searchableColumns()));
       }
-      for (DatabaseRepDef d : server.rssd().repDefs().databaseRepDefsFor(c.id())) {
+      for (DatabaseRepDef d : catalog.view().databaseRepDefsOf(c.id())) {
         if (name.isPresent() && !name.get().equalsIgnoreCase(d.name())) {
           continue;
         }
@@ -378,7 +367,7 @@ final class DefinitionCommands {
       }
       Parameter p;
       try {
-        p = catalog.requireForCommand(key, Scope.CONNECTION);
+        p = parameterCatalog.requireForCommand(key, Scope.CONNECTION);
       } catch (RuntimeException e) {
         throw new PgException(AdminErrors.of(e, 0).sqlState(), e.getMessage(), s.position());
       }

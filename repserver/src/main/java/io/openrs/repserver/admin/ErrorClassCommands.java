@@ -3,7 +3,6 @@ package io.openrs.repserver.admin;
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.ErrorClassAssignment;
 import io.openrs.config.rssd.ErrorClassDef;
-import io.openrs.config.rssd.ErrorClassesTable;
 import io.openrs.config.rssd.Profile;
 import io.openrs.dsi.ErrorAction;
 import io.openrs.dsi.ErrorClass;
@@ -12,6 +11,7 @@ import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.Setting;
+import io.openrs.repserver.catalog.Catalog;
 import io.openrs.repserver.dsi.StoredErrorClasses;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,19 +28,17 @@ public final class ErrorClassCommands {
   /** The connection parameter (and setting) that names a connection's error class. */
   static final String ERROR_CLASS = Setting.ERROR_CLASS;
 
+  private final Catalog catalog;
   private final ServerControl server;
 
-  ErrorClassCommands(ServerControl server) {
+  ErrorClassCommands(Catalog catalog, ServerControl server) {
+    this.catalog = catalog;
     this.server = server;
-  }
-
-  private ErrorClassesTable classes() {
-    return server.rssd().errorClasses();
   }
 
   PgResult execute(RclCommand c) throws PgException {
     if (c instanceof RclCommand.CreateErrorClass cc) {
-      ErrorClassDef d = server.catalog().createErrorClass(cc.name(), cc.template());
+      ErrorClassDef d = catalog.createErrorClass(cc.name(), cc.template());
       return PgResult.command(c.commandTag())
           .withNotice(
               "error class "
@@ -51,7 +49,7 @@ public final class ErrorClassCommands {
                       .orElse(" without actions"));
     } else if (c instanceof RclCommand.AlterErrorClass ac) {
       int copied = template(ac.template()).actions().size();
-      server.catalog().alterErrorClass(ac.name(), ac.template());
+      catalog.alterErrorClass(ac.name(), ac.template());
       return PgResult.command(c.commandTag())
           .withNotice(
               copied
@@ -70,10 +68,10 @@ public final class ErrorClassCommands {
                 + " is the server's error_class; set another one first (configure replication"
                 + " server set error_class to '<class>')");
       }
-      server.catalog().dropErrorClass(dc.name());
+      catalog.dropErrorClass(dc.name());
       return PgResult.command(c.commandTag());
     } else if (c instanceof RclCommand.AssignAction aa) {
-      server.catalog().assignErrorAction(aa.errorClass(), aa.action().rcl(), aa.codes());
+      catalog.assignErrorAction(aa.errorClass(), aa.action().rcl(), aa.codes());
       return PgResult.command(c.commandTag())
           .withNotice(
               aa.action().rcl()
@@ -92,7 +90,7 @@ public final class ErrorClassCommands {
 
   /** When a change to a class reaches the DSIs, and which connections use it. */
   private String takesEffect(String name) {
-    List<String> users = classes().usedBy(name);
+    List<String> users = catalog.view().errorClassUsedBy(name);
     if (users.isEmpty()) {
       return "; no connection uses it yet (create/alter connection ... set error class to "
           + name
@@ -102,8 +100,9 @@ public final class ErrorClassCommands {
   }
 
   private ErrorClassDef template(String name) throws PgException {
-    return classes()
-        .find(name)
+    return catalog
+        .view()
+        .errorClass(name)
         .orElseThrow(() -> new PgException(AdminErrors.UNDEFINED_OBJECT, "no error class " + name));
   }
 
@@ -115,13 +114,13 @@ public final class ErrorClassCommands {
       defs = List.of(template(s.name().get()));
     } else {
       defs = new ArrayList<>();
-      List<ErrorClassDef> all = classes().all();
+      List<ErrorClassDef> all = catalog.view().errorClasses();
       all.stream().filter(ErrorClassDef::builtin).forEach(defs::add);
       all.stream().filter(d -> !d.builtin()).forEach(defs::add);
     }
     Table t = new Table().text("class").text("code").text("action").text("source").text("template");
     for (ErrorClassDef d : defs) {
-      List<ErrorClassAssignment> rows = classes().assignments(d.name());
+      List<ErrorClassAssignment> rows = catalog.view().errorActions(d.name());
       if (rows.isEmpty()) {
         t.row(d.name(), null, null, null, d.template().orElse(null));
       }
@@ -139,13 +138,12 @@ public final class ErrorClassCommands {
     Table t =
         new Table().text("connection").text("class").text("code").text("matched").text("action");
     if (h.dataserver().isPresent()) {
-      ConnectionDef conn =
-          server.catalog().requireConnection(h.dataserver().get(), h.database().get());
+      ConnectionDef conn = catalog.requireConnection(h.dataserver().get(), h.database().get());
       List<ErrorClass> chain = new ArrayList<>();
       Optional<String> named = connectionClass(conn);
       String note = null;
       if (named.isPresent()) {
-        Optional<ErrorClassDef> def = classes().find(named.get());
+        Optional<ErrorClassDef> def = catalog.view().errorClass(named.get());
         if (def.isPresent()) {
           chain.add(StoredErrorClasses.toDsi(def.get()));
         } else {
@@ -169,7 +167,7 @@ public final class ErrorClassCommands {
       return withNote(t, note);
     }
     boolean any = false;
-    List<ErrorClassDef> all = new ArrayList<>(classes().all());
+    List<ErrorClassDef> all = new ArrayList<>(catalog.view().errorClasses());
     all.sort((a, b) -> Boolean.compare(b.builtin(), a.builtin()));
     for (ErrorClassDef d : all) {
       ErrorClass ec = StoredErrorClasses.toDsi(d);
@@ -258,8 +256,9 @@ public final class ErrorClassCommands {
         continue;
       }
       String name = s.value();
-      if (classes().find(name).isEmpty()) {
-        List<String> known = classes().all().stream().map(ErrorClassDef::name).toList();
+      if (catalog.view().errorClass(name).isEmpty()) {
+        List<String> known =
+            catalog.view().errorClasses().stream().map(ErrorClassDef::name).toList();
         throw new PgException(
             AdminErrors.UNDEFINED_OBJECT,
             "no error class "

@@ -7,6 +7,7 @@ import io.openrs.config.rssd.ExceptionsLog;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
 import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.catalog.Catalog;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
@@ -24,14 +25,10 @@ final class ExceptionLogCommands {
 
   private static final HexFormat HEX = HexFormat.of();
 
-  private final ServerControl server;
+  private final Catalog catalog;
 
-  ExceptionLogCommands(ServerControl server) {
-    this.server = server;
-  }
-
-  private ExceptionsLog log() {
-    return server.rssd().exceptions();
+  ExceptionLogCommands(Catalog catalog) {
+    this.catalog = catalog;
   }
 
   PgResult execute(RclCommand c) throws PgException {
@@ -39,11 +36,11 @@ final class ExceptionLogCommands {
       return h.id().isPresent() ? detail(h.id().getAsLong(), h.verbose()) : list();
     } else if (c instanceof RclCommand.RsDelException d) {
       if (d.first() == d.last()) {
-        log().delete(d.first());
+        catalog.deleteException(d.first());
         return PgResult.command(c.commandTag())
             .withNotice("logged transaction " + d.first() + " deleted");
       }
-      int n = log().deleteRange(d.first(), d.last());
+      int n = catalog.deleteExceptions(d.first(), d.last());
       return PgResult.command(c.commandTag())
           .withNotice(
               n + " logged transactions deleted (ids " + d.first() + " to " + d.last() + ")");
@@ -66,7 +63,7 @@ final class ExceptionLogCommands {
   private PgResult list() {
     Map<Integer, String> names = connectionNames();
     Table t = header();
-    for (ExceptionHeader h : log().headers(LIST_LIMIT)) {
+    for (ExceptionHeader h : catalog.view().exceptionHeaders(LIST_LIMIT)) {
       t.row(
           h.id(),
           name(names, h.originConnectionId()),
@@ -77,7 +74,7 @@ final class ExceptionLogCommands {
           h.logged(),
           h.commandCount().isPresent() ? h.commandCount().getAsInt() : null);
     }
-    long total = log().count();
+    long total = catalog.view().exceptionCount();
     if (total > LIST_LIMIT) {
       t.notice(
           "showing the oldest "
@@ -91,8 +88,9 @@ final class ExceptionLogCommands {
 
   private PgResult detail(long id, boolean verbose) throws PgException {
     ExceptionEntry e =
-        log()
-            .find(id)
+        catalog
+            .view()
+            .exception(id)
             .orElseThrow(
                 () ->
                     new PgException(
@@ -120,7 +118,7 @@ final class ExceptionLogCommands {
 
   private Map<Integer, String> connectionNames() {
     Map<Integer, String> names = new HashMap<>();
-    for (ConnectionDef c : server.rssd().connections().all()) {
+    for (ConnectionDef c : catalog.view().connections()) {
       names.put(c.id(), c.name());
     }
     return names;

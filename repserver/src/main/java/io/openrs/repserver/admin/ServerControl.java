@@ -3,22 +3,24 @@ package io.openrs.repserver.admin;
 import io.openrs.config.param.ParameterValues;
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.Profile;
-import io.openrs.config.rssd.Rssd;
-import io.openrs.config.rssd.StsCache;
-import io.openrs.queue.file.FileQueueManager;
-import io.openrs.repserver.catalog.Catalog;
+import io.openrs.queue.QueueId;
+import io.openrs.queue.QueueInfo;
+import io.openrs.queue.StableQueue;
+import io.openrs.queue.file.PartitionInfo;
 import io.openrs.repserver.dsi.ReplicateDsis;
 import io.openrs.repserver.monitor.StatsReporter;
 import io.openrs.repserver.monitor.StatsSampler;
 import io.openrs.repserver.origin.OriginPipeline;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The server as the admin commands reach it (implemented by {@code ReplicationServer}): the admin
- * package depends on this interface, never on the server class, so the server can build the admin
- * service without a package cycle.
+ * The running server as the admin commands control and watch it (implemented by {@code
+ * ReplicationServer}): its queues, pipelines and DSIs, and the counters. What the commands read or
+ * change of the RSSD goes through the {@code Catalog} instead; this interface hands out neither the
+ * RSSD nor the queue manager.
  */
 public interface ServerControl {
 
@@ -28,20 +30,14 @@ public interface ServerControl {
   /** The configuration file's parameters alone (which ones it sets explicitly). */
   ParameterValues fileParameters();
 
-  /** The one door for changes to definitions, users and connection settings. */
-  Catalog catalog();
+  /** The stable queues and their readers ({@code admin who, sqm}, {@code admin disk_space}). */
+  List<QueueInfo> queueInfos();
 
-  /** The RSSD. */
-  Rssd rssd();
+  /** Stable queue {@code id} ({@code sysadmin dump_queue} reads it). */
+  Optional<StableQueue> queue(QueueId id);
 
-  /** The STS cache over the RSSD (what the server reads on its hot paths). */
-  StsCache sts();
-
-  /** The connection {@code ds.db}, from the STS cache. */
-  Optional<ConnectionDef> connection(String dataserver, String database);
-
-  /** The stable queues. */
-  FileQueueManager queues();
+  /** The partitions of the stable storage ({@code admin disk_space}). */
+  List<PartitionInfo> partitions();
 
   /** The DSIs of the replicate connections. */
   ReplicateDsis dsis();

@@ -4,6 +4,7 @@ import io.openrs.config.rssd.CounterSample;
 import io.openrs.pgwire.PgException;
 import io.openrs.pgwire.PgResult;
 import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.catalog.CatalogView;
 import io.openrs.repserver.monitor.CounterCatalog;
 import io.openrs.repserver.monitor.CounterInfo;
 import io.openrs.repserver.monitor.StatsCsv;
@@ -11,7 +12,6 @@ import io.openrs.repserver.monitor.StatsRow;
 import io.openrs.repserver.monitor.StatsSampler;
 import io.openrs.repserver.monitor.Throughput;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -19,10 +19,12 @@ import java.util.Optional;
 /** {@code admin stats}, {@code rs_dump_stats}, {@code rs_helpcounter}. */
 final class StatsCommands {
 
+  private final CatalogView rssd;
   private final ServerControl server;
   private final CounterCatalog catalog = CounterCatalog.standard();
 
-  StatsCommands(ServerControl server) {
+  StatsCommands(CatalogView rssd, ServerControl server) {
+    this.rssd = rssd;
     this.server = server;
   }
 
@@ -30,12 +32,7 @@ final class StatsCommands {
     if (c instanceof RclCommand.AdminStats s) {
       return stats(s);
     } else if (c instanceof RclCommand.RsDumpStats) {
-      List<CounterSample> samples =
-          server
-              .rssd()
-              .counterSamples()
-              .query(
-                  Instant.EPOCH, Instant.now().plusSeconds(1), Optional.empty(), Optional.empty());
+      List<CounterSample> samples = rssd.counterSamples();
       Table t = new Table().text("csv");
       for (String line : StatsCsv.format(samples).split("\r\n")) {
         t.row(line);

@@ -11,6 +11,7 @@ import io.openrs.queue.QueueInfo;
 import io.openrs.queue.ReaderInfo;
 import io.openrs.queue.file.PartitionInfo;
 import io.openrs.repserver.admin.rcl.RclCommand;
+import io.openrs.repserver.catalog.Catalog;
 import io.openrs.repserver.dist.DistStats;
 import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.repserver.sqt.SqtStats;
@@ -31,9 +32,11 @@ final class StatusCommands {
   /** One thread or module as {@code admin who} lists it. */
   record Who(String name, String state, String info) {}
 
+  private final Catalog catalog;
   private final ServerControl server;
 
-  StatusCommands(ServerControl server) {
+  StatusCommands(Catalog catalog, ServerControl server) {
+    this.catalog = catalog;
     this.server = server;
   }
 
@@ -48,7 +51,7 @@ final class StatusCommands {
               .text("state")
               .text("log_transfer_state")
               .text("settings");
-      for (ConnectionDef d : server.rssd().connections().all()) {
+      for (ConnectionDef d : catalog.view().connections()) {
         Map<String, String> shown = new TreeMap<>();
         d.properties().forEach((k, v) -> shown.put(k, Secrets.isSecretName(k) ? "***" : v));
         t.row(
@@ -82,7 +85,7 @@ final class StatusCommands {
               .int8("used_mb")
               .float8("used_percent")
               .text("state");
-      for (PartitionInfo p : server.queues().partitions()) {
+      for (PartitionInfo p : server.partitions()) {
         t.row(
             p.name(),
             p.directory().toString(),
@@ -98,7 +101,7 @@ final class StatusCommands {
           .row(
               VERSION
                   + " (LTL protocol 1, RSSD schema "
-                  + server.rssd().schemaVersion()
+                  + catalog.view().schemaVersion()
                   + ", Java "
                   + Runtime.version()
                   + ")")
@@ -110,7 +113,7 @@ final class StatusCommands {
               .filter(w -> w.state().startsWith("Down") || w.state().equals("Suspended"))
               .count();
       List<String> waiting = new ArrayList<>();
-      for (QueueInfo q : server.queues().queueInfos()) {
+      for (QueueInfo q : server.queueInfos()) {
         if (q.waitingForSegment()) {
           waiting.add(
               "queue "
@@ -153,7 +156,7 @@ final class StatusCommands {
               .timestamptz("dsi_time")
               .timestamptz("rdb_time")
               .float8("latency_ms");
-      for (TicketEntry e : server.rssd().tickets().recent(h.limit().orElse(20))) {
+      for (TicketEntry e : catalog.view().recentTickets(h.limit().orElse(20))) {
         Instant pdb = e.moduleTimes().get("pdb");
         Instant rdb = e.moduleTimes().get("rdb");
         t.row(
@@ -185,10 +188,9 @@ final class StatusCommands {
   }
 
   private String name(int connectionId) {
-    return server
-        .rssd()
-        .connections()
-        .find(connectionId)
+    return catalog
+        .view()
+        .connection(connectionId)
         .map(ConnectionDef::name)
         .orElse(String.valueOf(connectionId));
   }
@@ -217,7 +219,7 @@ final class StatusCommands {
                   .text("last_position")
                   .int8("backlog_bytes")
                   .text("readers");
-          for (QueueInfo q : server.queues().queueInfos()) {
+          for (QueueInfo q : server.queueInfos()) {
             List<String> readers = new ArrayList<>();
             for (ReaderInfo r : q.readers()) {
               readers.add(
@@ -349,10 +351,10 @@ final class StatusCommands {
   List<Who> threads() {
     List<Who> out = new ArrayList<>();
     Map<io.openrs.queue.QueueId, QueueInfo> queues = new java.util.HashMap<>();
-    for (QueueInfo q : server.queues().queueInfos()) {
+    for (QueueInfo q : server.queueInfos()) {
       queues.put(q.queue(), q);
     }
-    for (ConnectionDef c : server.rssd().connections().all()) {
+    for (ConnectionDef c : catalog.view().connections()) {
       OriginPipeline p = server.origins().get(c.id());
       String q = c.id() + ":1 " + c.name();
       if (p != null) {

@@ -8,6 +8,7 @@ import io.openrs.pgwire.PgResult;
 import io.openrs.repserver.admin.rcl.OriginRef;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.admin.rcl.RclRole;
+import io.openrs.repserver.catalog.Catalog;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -18,21 +19,19 @@ import java.util.stream.Collectors;
  */
 final class UserCommands {
 
-  private final ServerControl server;
+  private final Catalog catalog;
 
-  UserCommands(ServerControl server) {
-    this.server = server;
+  UserCommands(Catalog catalog) {
+    this.catalog = catalog;
   }
 
   PgResult execute(RclCommand c) throws PgException {
     if (c instanceof RclCommand.CreateUser u) {
       requirePassword(u.password());
-      server
-          .catalog()
-          .createUser(
-              u.name(),
-              u.role().map(UserCommands::role).orElse(UserRole.MONITOR),
-              u.password().toCharArray());
+      catalog.createUser(
+          u.name(),
+          u.role().map(UserCommands::role).orElse(UserRole.MONITOR),
+          u.password().toCharArray());
       return PgResult.command(c.commandTag())
           .withNotice(
               "user "
@@ -47,7 +46,7 @@ final class UserCommands {
     } else if (c instanceof RclCommand.AlterUserPassword u) {
       requirePassword(u.password());
       existing(u.name());
-      server.catalog().setPassword(u.name(), u.password().toCharArray());
+      catalog.setPassword(u.name(), u.password().toCharArray());
     } else if (c instanceof RclCommand.DropUser u) {
       RssdUser user = existing(u.name());
       if (user.role() == UserRole.ADMIN && administrators() == 1) {
@@ -55,10 +54,10 @@ final class UserCommands {
             AdminErrors.NOT_IN_PREREQUISITE_STATE,
             "user " + u.name() + " is the last administrator and cannot be dropped");
       }
-      server.catalog().dropUser(u.name());
+      catalog.dropUser(u.name());
     } else if (c instanceof RclCommand.Grant g) {
       existing(g.user());
-      server.catalog().setRole(g.user(), role(g.role()));
+      catalog.setRole(g.user(), role(g.role()));
     } else if (c instanceof RclCommand.Revoke r) {
       return revoke(r);
     } else if (c instanceof RclCommand.GrantConnectSource g) {
@@ -82,7 +81,7 @@ final class UserCommands {
             "user " + r.user() + " is the last administrator; grant sa to another user first");
       }
       if (user.role() == UserRole.ADMIN) {
-        server.catalog().setRole(r.user(), UserRole.MONITOR);
+        catalog.setRole(r.user(), UserRole.MONITOR);
       }
     } else if (user.role() == UserRole.MONITOR) {
       if (user.sourceGrants().isEmpty()) {
@@ -94,7 +93,7 @@ final class UserCommands {
                 + r.user()
                 + " to remove its access");
       }
-      server.catalog().setRole(r.user(), UserRole.NONE);
+      catalog.setRole(r.user(), UserRole.NONE);
       return PgResult.command(r.commandTag())
           .withNotice(
               "user "
@@ -108,7 +107,7 @@ final class UserCommands {
   private PgResult grantSource(RclCommand.GrantConnectSource g) throws PgException {
     RssdUser user = existing(g.user());
     SourceGrant grant = grant(g.origin());
-    boolean added = server.catalog().grantSource(g.user(), grant);
+    boolean added = catalog.grantSource(g.user(), grant);
     StringBuilder notice = new StringBuilder();
     if (!added) {
       notice.append("user ").append(g.user()).append(" already has connect source for ");
@@ -118,7 +117,8 @@ final class UserCommands {
       note(notice, "user " + g.user() + " is an administrator and may connect every origin anyway");
     }
     if (g.origin().isPresent()
-        && server
+        && catalog
+            .view()
             .connection(g.origin().get().dataserver(), g.origin().get().database())
             .isEmpty()) {
       note(
@@ -134,7 +134,7 @@ final class UserCommands {
   private PgResult revokeSource(RclCommand.RevokeConnectSource r) throws PgException {
     RssdUser user = existing(r.user());
     if (r.origin().isEmpty()) {
-      if (server.catalog().revokeAllSources(r.user()) == 0) {
+      if (catalog.revokeAllSources(r.user()) == 0) {
         throw new PgException(
             AdminErrors.UNDEFINED_OBJECT, "user " + r.user() + " has no connect source permission");
       }
@@ -149,7 +149,7 @@ final class UserCommands {
                 + r.user()
                 + ", then grant connect source on each origin it keeps");
       }
-      if (!server.catalog().revokeSource(r.user(), grant)) {
+      if (!catalog.revokeSource(r.user(), grant)) {
         throw new PgException(
             AdminErrors.UNDEFINED_OBJECT,
             "user " + r.user() + " has no connect source on " + r.origin().get());
@@ -167,7 +167,7 @@ final class UserCommands {
 
   private PgResult helpUser(Optional<String> name) {
     Table t = new Table().text("user_name").text("role").text("connect_source");
-    for (RssdUser u : server.rssd().users().all()) {
+    for (RssdUser u : catalog.view().users()) {
       if (name.isEmpty() || name.get().equalsIgnoreCase(u.name())) {
         t.row(u.name(), roleName(u.role()), sourceColumn(u));
       }
@@ -208,15 +208,14 @@ final class UserCommands {
   }
 
   private RssdUser existing(String name) throws PgException {
-    return server
-        .rssd()
-        .users()
-        .find(name)
+    return catalog
+        .view()
+        .user(name)
         .orElseThrow(() -> new PgException(AdminErrors.UNDEFINED_OBJECT, "no user " + name));
   }
 
   private long administrators() {
-    return server.rssd().users().all().stream().filter(u -> u.role() == UserRole.ADMIN).count();
+    return catalog.view().users().stream().filter(u -> u.role() == UserRole.ADMIN).count();
   }
 
   private static UserRole role(RclRole r) {

@@ -8,10 +8,11 @@
  * rs-pgwire-worker-<n>}), one statement of a session at a time. {@code shutdown} starts the {@code
  * rs-repserver-admin-shutdown} thread, which runs the process's exit.
  *
- * <p>Must not: import the server class or the root package: commands reach the server through
- * {@link io.openrs.repserver.admin.ServerControl}, which {@code ReplicationServer} implements, and
- * change the RSSD's configuration (definitions, subscriptions, users, connection settings, server
- * values, error classes) through the {@code catalog.Catalog} it hands out. Nothing below this
- * package imports it. Enforced by {@code ModuleBoundariesTest}.
+ * <p>Must not: import the server class or the root package, the RSSD ({@code Rssd}, {@code
+ * StsCache}) or the queue manager. Commands read and change the RSSD through {@code
+ * catalog.Catalog} and its {@code CatalogView}, and reach the running server (queues' state,
+ * pipelines, DSIs, counters; connection, log transfer and distributor control) through {@link
+ * io.openrs.repserver.admin.ServerControl}, which {@code ReplicationServer} implements. Nothing
+ * below this package imports it. Enforced by {@code ModuleBoundariesTest}.
  */
 package io.openrs.repserver.admin;

@@ -86,17 +86,19 @@ class PartitionHealthIT {
             new SimpleMeterRegistry());
     ConnectionDef primary =
         server.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
-    server.createRepDef(
-        new RepDef(
-            "notes_rd",
-            primary.id(),
-            "shop",
-            "notes",
-            "public",
-            "notes",
-            List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-            List.of("id"),
-            List.of()));
+    server
+        .catalog()
+        .createRepDef(
+            new RepDef(
+                "notes_rd",
+                primary.id(),
+                "shop",
+                "notes",
+                "public",
+                "notes",
+                List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
+                List.of("id"),
+                List.of()));
     client =
         LtlClient.connect(
             "127.0.0.1",

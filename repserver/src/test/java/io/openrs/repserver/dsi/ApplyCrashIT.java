@@ -68,36 +68,42 @@ class ApplyCrashIT {
         Map<String, String> settings = new LinkedHashMap<>(replicate.connectionSettings());
         settings.put("dsi_max_xacts_in_group", "5");
         s.createConnection("rds", replicate.name(), Profile.POSTGRESQL, false, settings);
-        s.createRepDef(
-            new RepDef(
-                "orders_rd",
-                primary.id(),
-                "shop",
-                "orders",
-                "public",
-                "orders",
-                List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-                List.of("id"),
-                List.of()));
-        s.createRepDef(
-            new RepDef(
-                "audit_rd",
-                primary.id(),
-                "shop",
-                "audit",
-                "public",
-                "audit",
-                List.of(
-                    new RepDefColumn("tran", "int"),
-                    new RepDefColumn("seq", "int"),
-                    new RepDefColumn("note", "text")),
-                List.of(),
-                List.of()));
-        s.createSubscription("orders_sub", "orders_rd", false, "rds", replicate.name(), none());
-        s.createSubscription("audit_sub", "audit_rd", false, "rds", replicate.name(), none());
+        s.catalog()
+            .createRepDef(
+                new RepDef(
+                    "orders_rd",
+                    primary.id(),
+                    "shop",
+                    "orders",
+                    "public",
+                    "orders",
+                    List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
+                    List.of("id"),
+                    List.of()));
+        s.catalog()
+            .createRepDef(
+                new RepDef(
+                    "audit_rd",
+                    primary.id(),
+                    "shop",
+                    "audit",
+                    "public",
+                    "audit",
+                    List.of(
+                        new RepDefColumn("tran", "int"),
+                        new RepDefColumn("seq", "int"),
+                        new RepDefColumn("note", "text")),
+                    List.of(),
+                    List.of()));
+        s.catalog()
+            .subscriptions()
+            .create("orders_sub", "orders_rd", false, "rds", replicate.name(), none());
+        s.catalog()
+            .subscriptions()
+            .create("audit_sub", "audit_rd", false, "rds", replicate.name(), none());
         // Suspended while the connections are made in-process: the processes below apply.
         s.suspendConnection("rds", replicate.name());
-        s.resumeConnection("rds", replicate.name());
+        s.resumeConnection("rds", replicate.name(), false);
       }
       Path config =
           ServerProcess.writeConfig(

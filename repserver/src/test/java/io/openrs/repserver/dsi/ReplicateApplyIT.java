@@ -88,23 +88,27 @@ class ReplicateApplyIT {
     Map<String, String> settings = new LinkedHashMap<>(replicate.connectionSettings());
     settings.putAll(replicateParameters);
     server.createConnection("rds", replicate.name(), Profile.POSTGRESQL, false, settings);
-    server.createRepDef(
-        new RepDef(
-            "orders_rd",
-            primary.id(),
-            "shop",
-            "orders",
-            "public",
-            "orders",
-            List.of(
-                new RepDefColumn("id", "int"),
-                new RepDefColumn("region", "varchar(8)"),
-                new RepDefColumn("note", "text")),
-            List.of("id"),
-            List.of()));
+    server
+        .catalog()
+        .createRepDef(
+            new RepDef(
+                "orders_rd",
+                primary.id(),
+                "shop",
+                "orders",
+                "public",
+                "orders",
+                List.of(
+                    new RepDefColumn("id", "int"),
+                    new RepDefColumn("region", "varchar(8)"),
+                    new RepDefColumn("note", "text")),
+                List.of("id"),
+                List.of()));
     List<String> notices =
-        server.createSubscription(
-            "orders_sub", "orders_rd", false, "rds", replicate.name(), Optional.empty());
+        server
+            .catalog()
+            .subscriptions()
+            .create("orders_sub", "orders_rd", false, "rds", replicate.name(), Optional.empty());
     assertThat(notices).isEmpty();
     connectAgent();
   }
@@ -273,7 +277,7 @@ class ReplicateApplyIT {
         connectAgent();
       }
     }
-    int primaryId = server.requireConnection("pds", "pdb").id();
+    int primaryId = server.catalog().requireConnection("pds", "pdb").id();
     assertThat(
             replicate.rows(
                 "SELECT origin, encode(origin_qid, 'hex') FROM rs_lastcommit ORDER BY origin"))
@@ -337,7 +341,7 @@ class ReplicateApplyIT {
         .contains("|Down|")
         .contains(failingCommit.toString());
     assertThat(replicateOrders()).containsExactly("1|EU|n1", "5|XX|already here");
-    assertThat(server.requireConnection("rds", replicate.name()).state())
+    assertThat(server.catalog().requireConnection("rds", replicate.name()).state())
         .isEqualTo(ConnectionState.SUSPENDED);
 
     adminExec("resume connection to " + conn() + " skip transaction");
@@ -346,7 +350,7 @@ class ReplicateApplyIT {
         .until(
             this::replicateOrders,
             rows -> rows.equals(List.of("1|EU|n1", "5|XX|already here", "7|EU|n7")));
-    int replicateId = server.requireConnection("rds", replicate.name()).id();
+    int replicateId = server.catalog().requireConnection("rds", replicate.name()).id();
     List<ExceptionEntry> logged = server.rssd().exceptions().list(replicateId, 10);
     assertThat(logged).hasSize(1);
     ExceptionEntry e = logged.get(0);
@@ -354,7 +358,7 @@ class ReplicateApplyIT {
     assertThat(e.header().error()).contains("skip transaction");
     assertThat(e.commandText().lines()).hasSize(4).first().asString().startsWith("begin");
     assertThat(e.commandText()).contains("insert").contains("n4").contains("n5");
-    assertThat(server.requireConnection("rds", replicate.name()).state())
+    assertThat(server.catalog().requireConnection("rds", replicate.name()).state())
         .isEqualTo(ConnectionState.ACTIVE);
     assertThat(adminRows("admin who_is_down")).noneMatch(r -> r.contains("|DSI|"));
   }
@@ -381,7 +385,7 @@ class ReplicateApplyIT {
         .until(
             this::replicateOrders,
             rows -> rows.equals(List.of("1|EU|n1", "5|XX|already here", "7|EU|n7")));
-    int replicateId = server.requireConnection("rds", replicate.name()).id();
+    int replicateId = server.catalog().requireConnection("rds", replicate.name()).id();
     List<ExceptionEntry> logged = server.rssd().exceptions().list(replicateId, 10);
     assertThat(logged)
         .singleElement()

@@ -80,18 +80,23 @@ class MonitorServerIT {
 
     int primary = server.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of()).id();
     server.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-    server.createRepDef(
-        new RepDef(
-            "orders_rd",
-            primary,
-            "shop",
-            "orders",
-            "public",
-            "orders",
-            List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-            List.of("id"),
-            List.of()));
-    server.createSubscription("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+    server
+        .catalog()
+        .createRepDef(
+            new RepDef(
+                "orders_rd",
+                primary,
+                "shop",
+                "orders",
+                "public",
+                "orders",
+                List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
+                List.of("id"),
+                List.of()));
+    server
+        .catalog()
+        .subscriptions()
+        .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
 
     client =
         LtlClient.connect(
