@@ -58,6 +58,7 @@ public final class Rssd implements AutoCloseable {
   private final UsersTable users;
   private final ExceptionsLog exceptions;
   private final CounterSamplesTable counterSamples;
+  private final LeaseTable lease;
   private final TicketsTable tickets;
   private final ErrorClassesTable errorClasses;
   private final Secrets secrets;
@@ -82,6 +83,7 @@ public final class Rssd implements AutoCloseable {
     this.exceptions = new SqlExceptionsLog(jdbc, clock);
     this.counterSamples = new SqlCounterSamplesTable(jdbc);
     this.tickets = new SqlTicketsTable(jdbc, clock);
+    this.lease = new SqlLeaseTable(jdbc);
     this.errorClasses = new SqlErrorClassesTable(jdbc, clock);
   }
 
@@ -295,6 +297,11 @@ public final class Rssd implements AutoCloseable {
 
   public TicketsTable tickets() {
     return tickets;
+  }
+
+  /** The server lease ({@code rs_lease}): which server sharing this RSSD is active. */
+  public LeaseTable lease() {
+    return lease;
   }
 
   /** Error classes and their actions ({@code rs_classes}, {@code rs_erroractions}). */

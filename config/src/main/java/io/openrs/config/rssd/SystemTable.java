@@ -17,7 +17,8 @@ enum SystemTable {
   RS_STATDETAIL("rs_statdetail"),
   RS_TICKET_HISTORY("rs_ticket_history"),
   RS_CLASSES("rs_classes"),
-  RS_ERRORACTIONS("rs_erroractions");
+  RS_ERRORACTIONS("rs_erroractions"),
+  RS_LEASE("rs_lease");
 
   private final String sqlName;
 

@@ -80,7 +80,7 @@ class H2RssdTablesIT extends RssdTablesContract {
   void embeddedRssdCreatesAMissingServerDirectory(@TempDir Path parent) {
     Path dir = parent.resolve("a").resolve("rs1");
     try (Rssd other = Rssd.open(RssdSettings.embedded(dir))) {
-      assertThat(other.schemaVersion()).isEqualTo("3");
+      assertThat(other.schemaVersion()).isEqualTo("4");
     }
     assertThat(Files.exists(dir.resolve("rssd.mv.db"))).isTrue();
   }

@@ -106,7 +106,7 @@ abstract class RssdTablesContract {
 
   @Test
   void migrationsCreateEverySystemTable() throws Exception {
-    assertThat(rssd.schemaVersion()).isEqualTo("3");
+    assertThat(rssd.schemaVersion()).isEqualTo("4");
     try (Connection c = rssd.dataSource().getConnection();
         Statement st = c.createStatement()) {
       for (SystemTable t : SystemTable.values()) {
@@ -155,7 +155,7 @@ abstract class RssdTablesContract {
           Reason.SCHEMA,
           "rs_schema_history",
           "schema version 999",
-          "newer than this server knows (up to 3)");
+          "newer than this server knows (up to 4)");
     } finally {
       // Remove the future row with a plain connection and carry on with a usable RSSD.
       try (Connection c =
@@ -809,18 +809,60 @@ abstract class RssdTablesContract {
         .isEmpty();
   }
 
+  // ---- rs_lease ------------------------------------------------------------------------------
+
+  @Test
+  void aLeaseIsTakenOnceAndRenewedOnlyByItsHolder() {
+    assertThat(rssd.lease().read().held()).isFalse();
+    assertThat(rssd.lease().tryAcquire("rs-a", Duration.ofMinutes(5))).contains(1L);
+    assertThat(rssd.lease().tryAcquire("rs-b", Duration.ofMinutes(5))).isEmpty();
+    assertThat(rssd.lease().renew("rs-a", 1, Duration.ofMinutes(5))).isTrue();
+    assertThat(rssd.lease().renew("rs-b", 1, Duration.ofMinutes(5))).isFalse();
+    assertThat(rssd.lease().renew("rs-a", 2, Duration.ofMinutes(5)))
+        .as("an epoch it never held")
+        .isFalse();
+    LeaseTable.LeaseState s = rssd.lease().read();
+    assertThat(s.holder()).contains("rs-a");
+    assertThat(s.epoch()).isEqualTo(1);
+    assertThat(s.remaining()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(5));
+    assertThat(rssd.lease().tryAcquire("rs-a", Duration.ofMinutes(5)))
+        .as("its holder may take it again (a retry whose first answer was lost)")
+        .contains(2L);
+  }
+
+  @Test
+  void anExpiredLeaseGoesToTheNextServerAndItsOldHolderCannotRenewIt() {
+    assertThat(rssd.lease().tryAcquire("rs-a", Duration.ZERO)).contains(1L);
+    assertThat(rssd.lease().read().held()).as("a lease of no time has expired").isFalse();
+    assertThat(rssd.lease().tryAcquire("rs-b", Duration.ofMinutes(5))).contains(2L);
+    assertThat(rssd.lease().renew("rs-a", 1, Duration.ofMinutes(5))).isFalse();
+    assertThat(rssd.lease().read().holder()).contains("rs-b");
+  }
+
+  @Test
+  void aReleasedLeaseIsFreeAtOnceAndOnlyItsHolderReleasesIt() {
+    long epoch = rssd.lease().tryAcquire("rs-a", Duration.ofMinutes(5)).orElseThrow();
+    rssd.lease().release("rs-b", epoch);
+    assertThat(rssd.lease().read().holder()).as("not released by another").contains("rs-a");
+    rssd.lease().release("rs-a", epoch);
+    assertThat(rssd.lease().read().holder()).isEmpty();
+    assertThat(rssd.lease().tryAcquire("rs-b", Duration.ofMinutes(5))).contains(epoch + 1);
+    assertThat(rssd.lease().renew("rs-a", epoch, Duration.ofMinutes(5))).isFalse();
+  }
+
   @Test
   void anRssdOfSchemaVersion2IsUpgradedAndItsUsersKeepTheirRoles() throws Exception {
     rssd.users()
         .create(new RssdUser("sa", UserRole.ADMIN, ScramVerifier.derive("pw".toCharArray())));
-    // Back to schema version 2, as a server of the previous release left it.
+    // Back to schema version 2, as a server of an earlier release left it.
+    TestDatabases.execute(rssd, "drop table rs_lease");
     TestDatabases.execute(rssd, "drop table rs_connect_source");
-    TestDatabases.execute(rssd, "delete from rs_schema_history where version = '3'");
+    TestDatabases.execute(rssd, "delete from rs_schema_history where version in ('3', '4')");
     rssd.close();
 
     rssd = Rssd.open(settings(), clock, BOX);
 
-    assertThat(rssd.schemaVersion()).isEqualTo("3");
+    assertThat(rssd.schemaVersion()).isEqualTo("4");
     RssdUser sa = rssd.users().find("sa").orElseThrow();
     assertThat(sa.role()).isEqualTo(UserRole.ADMIN);
     assertThat(sa.sourceGrants()).isEmpty();

@@ -45,7 +45,9 @@ final class TestDatabases {
           SystemTable.RS_CLASSES,
           "builtin = false",
           SystemTable.RS_ERRORACTIONS,
-          "classname in (select classname from rs_classes where builtin = false)");
+          "classname in (select classname from rs_classes where builtin = false)",
+          SystemTable.RS_LEASE,
+          "holder is not null or epoch <> 0");
 
   private TestDatabases() {}
 
@@ -71,6 +73,8 @@ final class TestDatabases {
         String where = NON_BUILTIN_ROWS.containsKey(t) ? " where " + NON_BUILTIN_ROWS.get(t) : "";
         st.executeUpdate("delete from " + t.sqlName() + where);
       }
+      st.executeUpdate(
+          "update rs_lease set holder = null, epoch = 0, acquired = null, expires_at = null");
     }
   }
 
