@@ -50,6 +50,31 @@ final class DirectoryLock implements AutoCloseable {
     return new DirectoryLock(file, channel, lock);
   }
 
+  /**
+   * {@link #take}, tried again for up to {@code patience} while another process still holds the
+   * lock (a server that lost its lease and is stopping).
+   */
+  static DirectoryLock takeWithin(Path directory, java.time.Duration patience)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    boolean said = false;
+    while (true) {
+      try {
+        return take(directory);
+      } catch (IOException e) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+        if (!said) {
+          LOG.info(
+              "{}; waiting up to {} ms for it to be released", e.getMessage(), patience.toMillis());
+          said = true;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
   /** Releases the lock; a failure is logged, not thrown (the process is stopping). */
   @Override
   public void close() {

@@ -67,13 +67,16 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplicationServer.class);
 
+  /** The exit status of a server process that lost the server lease (EX_TEMPFAIL). */
+  public static final int LEASE_LOST_EXIT = 75;
+
   /** The first administrator's name. */
   public static final String ADMIN_USER = "sa";
 
   private final ServerSettings settings;
   private final ParameterValues parameters;
   private final MeterRegistry registry;
-  private final DirectoryLock lock;
+  private final ServerClaim claim;
   private final Rssd rssd;
   private final StsCache sts;
   private final ReplicationRules rules;
@@ -91,15 +94,19 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
   private StatsSampler sampler;
   private volatile boolean closing;
 
-  private ReplicationServer(ServerSettings settings, MeterRegistry registry) throws IOException {
+  private ReplicationServer(ServerSettings settings, MeterRegistry registry, Runnable onLeaseLost)
+      throws IOException {
     this.settings = settings;
     this.registry = registry;
-    this.lock = DirectoryLock.take(settings.directory());
-    Rssd opened = null;
+    try {
+      this.claim = ServerClaim.take(settings, onLeaseLost);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for the server lease");
+    }
     FileQueueManager q = null;
     try {
-      opened = ServerFiles.openRssd(settings);
-      this.rssd = opened;
+      this.rssd = claim.rssd();
       this.parameters = EffectiveParameters.layerRssdValues(settings.parameters(), rssd);
       ParameterValues p = parameters;
       // sqm_segment_size may come from the RSSD: every partition must hold one segment of it.
@@ -134,10 +141,7 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
       if (q != null) {
         q.close();
       }
-      if (opened != null) {
-        opened.close();
-      }
-      lock.close();
+      claim.close();
       throw e;
     }
   }
@@ -154,11 +158,23 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
 
   /**
    * Starts a server whose admin command {@code shutdown} runs {@code onShutdown} (the process's
-   * exit, for {@code bin/repserver}).
+   * exit, for {@code bin/repserver}). With {@code server_lease_ms} it first waits for the server
+   * lease, and halts the process at once ({@link #LEASE_LOST_EXIT}) when it loses it.
    */
   public static ReplicationServer start(
       ServerSettings settings, MeterRegistry registry, Runnable onShutdown) throws IOException {
-    ReplicationServer s = new ReplicationServer(settings, registry);
+    return start(settings, registry, onShutdown, () -> Runtime.getRuntime().halt(LEASE_LOST_EXIT));
+  }
+
+  /**
+   * As {@link #start(ServerSettings, MeterRegistry, Runnable)}, with {@code onLeaseLost} run when
+   * the server lease is lost: it must stop the server at once, writing nothing more (a graceful
+   * close would save locators over the new active server's).
+   */
+  public static ReplicationServer start(
+      ServerSettings settings, MeterRegistry registry, Runnable onShutdown, Runnable onLeaseLost)
+      throws IOException {
+    ReplicationServer s = new ReplicationServer(settings, registry, onLeaseLost);
     try {
       s.recover();
       ParameterValues p = s.parameters;
@@ -518,14 +534,6 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
     return settings.parameters();
   }
 
-  public ServerSettings settings() {
-    return settings;
-  }
-
-  public MeterRegistry registry() {
-    return registry;
-  }
-
   /** The admin port (PostgreSQL protocol) bound. */
   public int adminPort() {
     return admin.port();
@@ -556,24 +564,8 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
       return;
     }
     closing = true;
-    if (listener != null) {
-      listener.close();
-    }
-    if (admin != null) {
-      admin.close();
-    }
-    if (sampler != null) {
-      sampler.close();
-    }
-    if (prometheus != null) {
-      prometheus.close();
-    }
-    if (dsis != null) {
-      dsis.close();
-    }
-    for (OriginPipeline p : origins.values()) {
-      p.close();
-    }
+    closeEach(listener, admin, sampler, prometheus, dsis);
+    origins.values().forEach(OriginPipeline::close);
     if (rssdWriter != null) {
       rssdWriter.shutdown();
       try {
@@ -582,13 +574,21 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    if (queues != null) {
-      queues.close();
-    }
-    if (rssd != null) {
-      rssd.close();
-    }
-    lock.close();
+    closeEach(queues);
+    claim.close();
     LOG.info("replication server {} stopped", settings.name());
+  }
+
+  /** Closes each part that was opened, in order; a failure is logged and the next closed. */
+  private static void closeEach(AutoCloseable... parts) {
+    for (AutoCloseable part : parts) {
+      if (part != null) {
+        try {
+          part.close();
+        } catch (Exception e) {
+          LOG.warn("closing {} failed: {}", part.getClass().getSimpleName(), e.toString());
+        }
+      }
+    }
   }
 }

@@ -119,13 +119,15 @@ class ModuleBoundariesTest {
           "dist", List.of("sqt", "rules"),
           "sqt", List.of(),
           "rules", List.of(),
-          "dsi", List.of());
+          "dsi", List.of(),
+          "lease", List.of());
 
   @Test
   void eachLowerPackageUsesOnlyThePackagesBelowIt() {
     List<String> all =
         List.of(
-            "admin", "monitor", "catalog", "exec", "origin", "nrm", "sqt", "dist", "rules", "dsi");
+            "admin", "monitor", "catalog", "exec", "origin", "nrm", "sqt", "dist", "rules", "dsi",
+            "lease");
     MAY_USE.forEach(
         (pkg, allowed) -> {
           String[] forbidden =

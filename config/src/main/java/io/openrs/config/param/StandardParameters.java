@@ -66,6 +66,18 @@ final class StandardParameters {
                     + " is stored in the RSSD, so the RSSD cannot say where it is.")
             .build());
     all.add(
+        startup("server_lease_ms", INTEGER)
+            .unit("ms")
+            .dflt("0")
+            .range(0, 600_000)
+            .doc(
+                "0: the server runs alone. Otherwise the time of the server lease in the RSSD"
+                    + " (at least 1000): the server takes the lease before it opens its queues and"
+                    + " ports, waiting as a standby while another server holds it, renews it every"
+                    + " third of this time and stops at once when it cannot. Needs a shared RSSD"
+                    + " (rssd_url on PostgreSQL); docs/scale-out.md.")
+            .build());
+    all.add(
         startup("data_directory", PATH)
             .dflt("data")
             .doc(

@@ -59,7 +59,8 @@ class ParameterCatalogTest {
             "ltl_tls_private_key",
             "prometheus_port",
             "rs_name",
-            "rssd_url");
+            "rssd_url",
+            "server_lease_ms");
     assertThat(fileOnly)
         .allSatisfy(
             p -> {
