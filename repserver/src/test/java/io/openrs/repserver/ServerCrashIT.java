@@ -12,13 +12,13 @@ import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
 import io.openrs.ltl.TranId;
+import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.OutboundContents;
 import io.openrs.repserver.support.OutboundContents.Transaction;
 import io.openrs.repserver.support.ServerProcess;
 import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
-import io.openrs.wire.WireProtocol;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,25 +111,26 @@ class ServerCrashIT {
     Optional<Oqid> acknowledged = Optional.empty();
     for (int round = 0; round < ROUNDS; round++) {
       try (ServerProcess server = ServerProcess.start(config, Duration.ofSeconds(60))) {
-        LtlClient client = connect(port);
+        LtlClient client = AgentReplay.connect(port, "crash-agent");
         Optional<Oqid> point = client.welcome().truncationPoint();
         if (acknowledged.isPresent()) {
           assertThat(point).as("truncation point after round %d", round).isPresent();
           assertThat(point.get()).isGreaterThanOrEqualTo(acknowledged.get());
         }
-        int from = resumeIndex(stream, point);
+        int from = AgentReplay.resumeIndex(stream, point);
         int batchesBeforeKill = 1 + random.nextInt(60);
         int sent = 0;
         for (List<LtlCommand> batch : Origin.chunks(stream.subList(from, stream.size()), 25)) {
           client.sendBatch(o.text(batch));
           if (++sent % 10 == 0) {
-            acknowledged = max(acknowledged, client.truncation().get(30, TimeUnit.SECONDS));
+            acknowledged =
+                AgentReplay.max(acknowledged, client.truncation().get(30, TimeUnit.SECONDS));
           }
           if (sent == batchesBeforeKill) {
             break;
           }
         }
-        acknowledged = max(acknowledged, client.truncation().get(30, TimeUnit.SECONDS));
+        acknowledged = AgentReplay.max(acknowledged, client.truncation().get(30, TimeUnit.SECONDS));
         LOG.info(
             "round {}: resumed at command {}, sent {} batches, acknowledged {}; SIGKILL",
             round,
@@ -142,13 +143,14 @@ class ServerCrashIT {
     }
 
     try (ServerProcess server = ServerProcess.start(config, Duration.ofSeconds(60))) {
-      LtlClient client = connect(port);
+      LtlClient client = AgentReplay.connect(port, "crash-agent");
       Optional<Oqid> point = client.welcome().truncationPoint();
       if (acknowledged.isPresent()) {
         assertThat(point.orElseThrow()).isGreaterThanOrEqualTo(acknowledged.get());
       }
       for (List<LtlCommand> batch :
-          Origin.chunks(stream.subList(resumeIndex(stream, point), stream.size()), 25)) {
+          Origin.chunks(
+              stream.subList(AgentReplay.resumeIndex(stream, point), stream.size()), 25)) {
         client.sendBatch(o.text(batch));
       }
       await()
@@ -184,52 +186,5 @@ class ServerCrashIT {
         assertThat(t.body()).as("body of %s", t.tran()).containsExactlyElementsOf(expected);
       }
     }
-  }
-
-  private static LtlClient connect(int port) throws Exception {
-    return LtlClient.connect(
-        "127.0.0.1",
-        port,
-        new LtlCommand.Connect(
-            "pds",
-            "pdb",
-            WireProtocol.MIN_VERSION,
-            WireProtocol.MAX_VERSION,
-            "sa",
-            TestServers.ADMIN_PASSWORD,
-            Optional.of("crash-agent")),
-        Duration.ofSeconds(30));
-  }
-
-  /**
-   * Where an agent resumes: the first command of the transaction that holds the first command after
-   * the truncation point (an agent replays whole transactions from its log; the server drops the
-   * prefix it already has).
-   */
-  private static int resumeIndex(List<LtlCommand> stream, Optional<Oqid> point) {
-    if (point.isEmpty()) {
-      return 0;
-    }
-    int lastBegin = 0;
-    for (int i = 0; i < stream.size(); i++) {
-      LtlCommand.InTransaction c = (LtlCommand.InTransaction) stream.get(i);
-      if (c instanceof LtlCommand.Begin) {
-        lastBegin = i;
-      }
-      if (c.oqid().compareTo(point.get()) > 0) {
-        return lastBegin;
-      }
-    }
-    return stream.size();
-  }
-
-  private static Optional<Oqid> max(Optional<Oqid> a, Optional<Oqid> b) {
-    if (a.isEmpty()) {
-      return b;
-    }
-    if (b.isEmpty()) {
-      return a;
-    }
-    return a.get().compareTo(b.get()) >= 0 ? a : b;
   }
 }

@@ -69,6 +69,20 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Starts the server and waits until it reports ready. */
   public static ServerProcess start(Path config, Duration timeout) throws Exception {
+    ServerProcess p = launch(config);
+    try {
+      p.ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      p.kill();
+      throw new IllegalStateException("server did not become ready:\n" + p.tail(), e);
+    }
+    return p;
+  }
+
+  /**
+   * Starts the server without waiting for it (a standby waits for the lease before it is ready).
+   */
+  public static ServerProcess launch(Path config) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb =
         new ProcessBuilder(
@@ -81,14 +95,32 @@ public final class ServerProcess implements AutoCloseable {
                 config.toString())
             .redirectErrorStream(true);
     pb.environment().put("OPENRS_ADMIN_PASSWORD", TestServers.ADMIN_PASSWORD);
-    ServerProcess p = new ServerProcess(pb.start());
+    return new ServerProcess(pb.start());
+  }
+
+  /**
+   * Waits until the server reports ready.
+   *
+   * @return its LTL port
+   */
+  public int awaitReady(Duration timeout) throws Exception {
     try {
-      p.ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      p.kill();
-      throw new IllegalStateException("server did not become ready:\n" + p.tail(), e);
+      return ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("server not ready within " + timeout + ":\n" + tail(), e);
     }
-    return p;
+  }
+
+  /** Whether the server has reported ready. */
+  public boolean isReady() {
+    return ready.isDone() && !ready.isCompletedExceptionally();
+  }
+
+  /** Whether the server printed a line containing {@code text}. */
+  public boolean printed(String text) {
+    synchronized (output) {
+      return output.stream().anyMatch(l -> l.contains(text));
+    }
   }
 
   /** SIGKILL: no shutdown hook, no flush. */
