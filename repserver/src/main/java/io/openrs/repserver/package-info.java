@@ -7,8 +7,9 @@
  * <p>The packages below, from the top: {@code admin} (commands, {@code admin.rcl} their language),
  * {@code catalog} (the one door for RSSD configuration changes), {@code monitor} (counters as
  * operators see them), {@code exec} (the LTL port), {@code origin} (one origin's pipeline and its
- * SQT/DIST thread), {@code nrm}, {@code dist}, {@code sqt}, {@code rules}, and {@code dsi} (the
- * server's side of the replicate DSIs). {@code docs/architecture.md} draws them with their threads.
+ * SQT/DIST thread), {@code nrm}, {@code dist}, {@code sqt}, {@code rules}, {@code dsi} (the
+ * server's side of the replicate DSIs) and {@code lease} (the server lease of a standby pair).
+ * {@code docs/architecture.md} draws them with their threads.
  *
  * <p>Threads: {@code rs-repserver-rssd-writer} (one scheduled thread: locators saved each second,
  * partition space warnings, materialization bookkeeping and counter samples, so RSSD writes never
