@@ -34,7 +34,8 @@ public enum AgentParameter {
       "off",
       "TLS to the server, as libpq's `sslmode`: `off`; `require` (encrypted, the server's"
           + " certificate not checked); `verify-ca` (signed by `rs_tls_root_cert`); `verify-full`"
-          + " (that, and it names the host it was reached at: `rs_host` or a standby's). The server's `ltl_tls` must be `on` or `required`."),
+          + " (that, and it names the host it was reached at: `rs_host` or a standby's). The"
+          + " server's `ltl_tls` must be `on` or `required`."),
   RS_TLS_ROOT_CERT(
       "rs_tls_root_cert",
       "",
