@@ -237,6 +237,12 @@ public final class AgentConfigFile {
     Path dataDirectory = base.resolve(r.string(AgentParameter.DATA_DIRECTORY)).normalize();
     long connectMs = r.longIn(AgentParameter.CONNECT_TIMEOUT_MS, 100, 600_000);
     int serverPort = r.intIn(AgentParameter.RS_PORT, 1, 65535);
+    List<ServerAddress> standbyServers = List.of();
+    try {
+      standbyServers = ServerAddress.parseList(r.string(AgentParameter.RS_STANDBY_SERVERS));
+    } catch (IllegalArgumentException e) {
+      problems.add(where + ": rs_standby_servers: " + e.getMessage());
+    }
     ClientTls tls = tls(r, base, where, problems);
     List<String> compression =
         compression(r.string(AgentParameter.RS_COMPRESSION), where, problems);
@@ -251,6 +257,7 @@ public final class AgentConfigFile {
         originDatabase,
         r.string(AgentParameter.RS_HOST),
         serverPort,
+        standbyServers,
         r.string(AgentParameter.RS_USER),
         rsPassword,
         source,

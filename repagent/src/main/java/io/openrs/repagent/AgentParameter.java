@@ -16,6 +16,14 @@ public enum AgentParameter {
       "The origin connection at the server, `dataserver.database` (as in `create connection`)."),
   RS_HOST("rs_host", "127.0.0.1", "Host of the replication server's LTL listener."),
   RS_PORT("rs_port", "11752", "Port of the replication server's LTL listener (`ltl_port`)."),
+  RS_STANDBY_SERVERS(
+      "rs_standby_servers",
+      "",
+      "Further servers to try, comma-separated `host:port` (`[::1]:11752` for IPv6): when the"
+          + " server in use cannot be reached or its session ends, the agent connects to the next"
+          + " address at once, in turn round the list from `rs_host`:`rs_port`; the retry backoff"
+          + " applies after every address of a round has failed. TLS `verify-full` checks each"
+          + " server's certificate against the host it was reached at."),
   RS_USER(
       "rs_user",
       "sa",
@@ -26,7 +34,8 @@ public enum AgentParameter {
       "off",
       "TLS to the server, as libpq's `sslmode`: `off`; `require` (encrypted, the server's"
           + " certificate not checked); `verify-ca` (signed by `rs_tls_root_cert`); `verify-full`"
-          + " (that, and it names `rs_host`). The server's `ltl_tls` must be `on` or `required`."),
+          + " (that, and it names the host it was reached at: `rs_host` or a standby's). The"
+          + " server's `ltl_tls` must be `on` or `required`."),
   RS_TLS_ROOT_CERT(
       "rs_tls_root_cert",
       "",

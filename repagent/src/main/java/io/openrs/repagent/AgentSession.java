@@ -84,12 +84,19 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   private String bindingKey;
   private ResumeBlob.Contents resume = ResumeBlob.Contents.empty();
   private Optional<Oqid> startPoint = Optional.empty();
+  private final ServerAddress server;
   private volatile boolean closing;
   private volatile CompletableFuture<Void> lastSaveRequest;
   private final java.util.List<String> history = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  AgentSession(AgentSettings settings, SourceDialect dialect, AgentCounters counters, Clock clock) {
+  AgentSession(
+      AgentSettings settings,
+      ServerAddress server,
+      SourceDialect dialect,
+      AgentCounters counters,
+      Clock clock) {
     this.settings = settings;
+    this.server = server;
     this.dialect = dialect;
     this.counters = counters;
     this.clock = clock;
@@ -121,7 +128,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
             settings.compression());
     client =
         LtlClient.connect(
-            LtlClientSettings.defaults(settings.serverHost(), settings.serverPort())
+            LtlClientSettings.defaults(server.host(), server.port())
                 .withConnectTimeout(settings.connectTimeout())
                 .withTls(settings.tls())
                 .withCloseTimeout(CLIENT_CLOSE_TIMEOUT),

@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param originDatabase database part of the origin connection
  * @param serverHost host of the server's LTL listener
  * @param serverPort its port
+ * @param standbyServers further servers tried in turn after {@code serverHost:serverPort}
  * @param serverUser user the agent logs in to the server as
  * @param serverPassword that user's password
  * @param source the primary database
@@ -40,6 +41,7 @@ public record AgentSettings(
     String originDatabase,
     String serverHost,
     int serverPort,
+    List<ServerAddress> standbyServers,
     String serverUser,
     char[] serverPassword,
     SourceSettings source,
@@ -64,6 +66,15 @@ public record AgentSettings(
     debezium = Map.copyOf(debezium);
     Objects.requireNonNull(tls, "tls");
     compression = List.copyOf(compression);
+    standbyServers = List.copyOf(standbyServers);
+  }
+
+  /** The servers the agent tries, in order: {@code rs_host:rs_port}, then the standbys. */
+  public List<ServerAddress> servers() {
+    List<ServerAddress> all = new java.util.ArrayList<>();
+    all.add(new ServerAddress(serverHost, serverPort));
+    all.addAll(standbyServers);
+    return List.copyOf(all);
   }
 
   /**
@@ -152,6 +163,7 @@ public record AgentSettings(
         originDatabase,
         serverHost,
         serverPort,
+        standbyServers,
         serverUser,
         serverPassword,
         s,
@@ -184,6 +196,7 @@ public record AgentSettings(
         + serverHost
         + ":"
         + serverPort
+        + (standbyServers.isEmpty() ? "" : ", standby=" + standbyServers)
         + ", source="
         + source
         + ", ltl_batch_size="

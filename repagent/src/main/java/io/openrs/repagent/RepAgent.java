@@ -57,6 +57,9 @@ public final class RepAgent implements AutoCloseable {
   private volatile AgentSession session;
   private String lastLoggedProblem;
   private long sessions;
+  private final java.util.List<ServerAddress> servers;
+  private int serverIndex;
+  private int serversFailedInRound;
 
   public RepAgent(AgentSettings settings, MeterRegistry registry) {
     this(settings, registry, Clock.systemUTC(), new Random());
@@ -64,6 +67,7 @@ public final class RepAgent implements AutoCloseable {
 
   public RepAgent(AgentSettings settings, MeterRegistry registry, Clock clock, Random random) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.servers = settings.servers();
     this.clock = clock;
     this.policy =
         new RetryPolicy(
@@ -192,7 +196,8 @@ public final class RepAgent implements AutoCloseable {
    */
   private boolean runSession(SourceDialect dialect) throws InterruptedException {
     moveTo(State.CONNECTING);
-    AgentSession s = new AgentSession(settings, dialect, counters, clock);
+    ServerAddress server = servers.get(serverIndex);
+    AgentSession s = new AgentSession(settings, server, dialect, counters, clock);
     Throwable why;
     try {
       dialect.prepare();
@@ -207,6 +212,10 @@ public final class RepAgent implements AutoCloseable {
         counters.increment(AgentCounter.RA_RECONNECTS);
       }
       if (s.awaitStreaming()) {
+        serversFailedInRound = 0;
+        if (servers.size() > 1) {
+          LOG.info("agent {}: replicating through server {}", settings.agentName(), server);
+        }
         moveTo(State.REPLICATING);
         streaming.complete(null);
         if (lastLoggedProblem != null) {
@@ -245,10 +254,27 @@ public final class RepAgent implements AutoCloseable {
       moveTo(State.FAILED);
       return false;
     }
-    logOnce(d);
+    long delayNanos = d.delay().toNanos();
+    if (servers.size() > 1 && RetryPolicy.tryAnotherServer(why)) {
+      serverIndex = (serverIndex + 1) % servers.size();
+      serversFailedInRound++;
+      if (serversFailedInRound % servers.size() != 0) {
+        LOG.warn(
+            "agent {}: server {}: {} ({}); trying server {} now",
+            settings.agentName(),
+            server,
+            d.state(),
+            d.reason() == null ? "" : d.reason().getMessage(),
+            servers.get(serverIndex));
+        delayNanos = 0;
+      }
+    }
+    if (delayNanos > 0) {
+      logOnce(d);
+    }
     moveTo(State.WAITING_TO_RETRY);
     synchronized (lock) {
-      long until = System.nanoTime() + d.delay().toNanos();
+      long until = System.nanoTime() + delayNanos;
       while (!stopping()) {
         long left = until - System.nanoTime();
         if (left <= 0) {

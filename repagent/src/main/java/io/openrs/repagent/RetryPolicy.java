@@ -123,6 +123,29 @@ public final class RetryPolicy {
   }
 
   /**
+   * Whether {@code failure} says the server in use is not there or not taking agents (unreachable,
+   * the connection lost, or a refusal worth retrying), so that another server of {@code
+   * rs_standby_servers} may be the active one. A primary or log reader failure, a suspended log
+   * transfer and the agent's own errors are not: the same server is tried again.
+   */
+  public static boolean tryAnotherServer(Throwable failure) {
+    Throwable t = rootOf(failure);
+    if (t instanceof AgentException || t instanceof CommandRejectedException) {
+      return false;
+    }
+    if (t instanceof LtlRejectedException e) {
+      return e.retryable() && e.code() != ErrorCode.LOG_TRANSFER_STOPPED;
+    }
+    Throwable c = failure;
+    for (int i = 0; c != null && i < 20; i++, c = c.getCause()) {
+      if (c instanceof LtlConnectionClosedException || c instanceof IOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The wait before attempt {@code n} (1-based): min * 2^(n-1), capped at max, then a uniform
    * random share between half and all of it.
    */

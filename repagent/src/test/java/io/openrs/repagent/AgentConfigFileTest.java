@@ -53,6 +53,33 @@ class AgentConfigFileTest {
   }
 
   @Test
+  void standbyServersFollowTheServerInTheOrderGiven() {
+    List<String> lines = new ArrayList<>(MINIMAL);
+    lines.add("rs_host = rs1.example");
+    lines.add("rs_standby_servers = rs2.example:11753, [::1]:11754");
+    AgentSettings s = parse(lines);
+    assertThat(s.servers())
+        .containsExactly(
+            new ServerAddress("rs1.example", 11752),
+            new ServerAddress("rs2.example", 11753),
+            new ServerAddress("::1", 11754));
+    assertThat(parse(MINIMAL).servers()).containsExactly(new ServerAddress("127.0.0.1", 11752));
+  }
+
+  @Test
+  void aStandbyServerThatIsNotHostAndPortIsNamed() {
+    List<String> lines = new ArrayList<>(MINIMAL);
+    lines.add("rs_standby_servers = rs2.example:11753, rs3.example");
+    assertThatThrownBy(() -> parse(lines))
+        .isInstanceOf(AgentException.class)
+        .hasMessageContaining("rs_standby_servers: 'rs3.example' is not host:port");
+    List<String> badPort = new ArrayList<>(MINIMAL);
+    badPort.add("rs_standby_servers = rs2.example:70000");
+    assertThatThrownBy(() -> parse(badPort))
+        .hasMessageContaining("rs_standby_servers: 'rs2.example:70000': port 70000");
+  }
+
+  @Test
   void everyProblemIsReportedAtOnce() {
     assertThatThrownBy(
             () ->

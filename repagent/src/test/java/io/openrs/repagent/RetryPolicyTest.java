@@ -149,4 +149,23 @@ class RetryPolicyTest {
         new BatchAnswer.Rejected(4, 1, 2, 1, Optional.empty(), message),
         Optional.of(Oqid.parse(oqid)));
   }
+
+  @Test
+  void onlyAServerThatIsGoneOrRefusesForNowSendsTheAgentToAnother() {
+    assertThat(RetryPolicy.tryAnotherServer(new ConnectException("Connection refused"))).isTrue();
+    assertThat(RetryPolicy.tryAnotherServer(new LtlConnectionClosedException("closed"))).isTrue();
+    assertThat(
+            RetryPolicy.tryAnotherServer(
+                new java.util.concurrent.ExecutionException(new ConnectException("refused"))))
+        .isTrue();
+    assertThat(
+            RetryPolicy.tryAnotherServer(
+                new LtlRejectedException(ErrorCode.LOG_TRANSFER_STOPPED, "suspended")))
+        .isFalse();
+    assertThat(
+            RetryPolicy.tryAnotherServer(
+                new AgentException(AgentException.Code.SOURCE_UNAVAILABLE, "primary down")))
+        .isFalse();
+    assertThat(RetryPolicy.tryAnotherServer(rejection("0x0102", "bad"))).isFalse();
+  }
 }
