@@ -1,0 +1,707 @@
+package io.openrs.queue.kafka;
+
+import io.openrs.queue.QueueClosedException;
+import io.openrs.queue.QueueException;
+import io.openrs.queue.QueueId;
+import io.openrs.queue.QueueInfo;
+import io.openrs.queue.QueueMessage;
+import io.openrs.queue.QueuePosition;
+import io.openrs.queue.QueueReader;
+import io.openrs.queue.QueueSettings;
+import io.openrs.queue.QueueState;
+import io.openrs.queue.ReaderInfo;
+import io.openrs.queue.StableQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A stable queue held in one single-partition Kafka topic ({@link KafkaNames}).
+ *
+ * <p>Writes: one idempotent producer with {@code acks=all} ({@link KafkaClientProperties}); the
+ * records of one queue are sent under one lock, so their order is the order of the sends and the
+ * offsets of an {@link #appendAll} are consecutive. A write is durable when Kafka acknowledged it:
+ * only then does its future complete, and only then do this queue's readers return it ({@code
+ * durableEnd}). The first write Kafka does not acknowledge stops the queue ({@code FAILED}): the
+ * producer is closed at once, so nothing sent after it can be acknowledged out of order, and every
+ * pending future completes with {@link QueueClosedException}. Reopening resumes from what Kafka
+ * holds.
+ *
+ * <p>Readers: their positions are the committed offsets of one consumer group each ({@link
+ * ReaderMark}), written before anything is deleted behind them. Truncation deletes the records
+ * before the slowest reader's confirmed record with {@code deleteRecords} (never by retention),
+ * never the last record, and nothing while the queue has no reader.
+ *
+ * <p>Threads: none of its own. Futures complete on the producer's I/O thread (keep dependent
+ * actions short); truncations complete on the admin client's thread. Thread-safe; each reader
+ * belongs to one thread.
+ */
+public final class KafkaStableQueue implements StableQueue {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaStableQueue.class);
+  private static final int MAX_READER_NAME_LENGTH = 200;
+
+  private final QueueId id;
+  private final QueueSettings settings;
+  private final QueueTopic topic;
+  private final KafkaClientProperties clients;
+  private final Duration timeout;
+  private final Consumer<KafkaStableQueue> onClose;
+  private final KafkaProducer<byte[], byte[]> producer;
+
+  /** Held while records are handed to the producer, so their order is the queue's order. */
+  private final ReentrantLock sendLock = new ReentrantLock();
+
+  /** Byte offset of the next message sent; guarded by {@link #sendLock}. */
+  private long nextByteOffset;
+
+  private final ReentrantLock stateLock = new ReentrantLock();
+  private final Condition durableAdvanced = stateLock.newCondition();
+
+  /** The offset after the last acknowledged record; guarded by {@link #stateLock}. */
+  private long durableEnd;
+
+  /** The byte offset after the last acknowledged record; guarded by {@link #stateLock}. */
+  private long durableByteEnd;
+
+  /** The oldest offset held as last known (raised when a truncation or purge completes). */
+  private volatile long heldFrom;
+
+  private volatile QueueState state = QueueState.NEW;
+  private volatile Throwable failure;
+  private final Set<CompletableFuture<QueuePosition>> pending = ConcurrentHashMap.newKeySet();
+
+  /** Readers' persisted marks and open handles; guarded by {@link #readers}' monitor. */
+  private final Map<String, ReaderMark> readers = new TreeMap<>();
+
+  private final Map<String, KafkaQueueReader> handles = new HashMap<>();
+
+  /** The offset before which records were asked deleted; guarded by {@link #readers}' monitor. */
+  private long deletedBefore;
+
+  private final RecordFetcher dumpFetcher;
+
+  private KafkaStableQueue(
+      QueueId id,
+      QueueSettings settings,
+      QueueTopic topic,
+      KafkaClientProperties clients,
+      Duration timeout,
+      Consumer<KafkaStableQueue> onClose) {
+    this.id = id;
+    this.settings = settings;
+    this.topic = topic;
+    this.clients = clients;
+    this.timeout = timeout;
+    this.onClose = onClose;
+    this.dumpFetcher =
+        new RecordFetcher(
+            id,
+            topic.partition(),
+            new KafkaConsumer<>(clients.consumer("openrs-" + topic.name() + "-dump")),
+            timeout);
+    KafkaProducer<byte[], byte[]> p;
+    try {
+      p =
+          new KafkaProducer<>(
+              clients.producer("openrs-" + topic.name() + "-writer", settings.maxMessageBytes()));
+    } catch (RuntimeException e) {
+      dumpFetcher.close();
+      throw e;
+    }
+    this.producer = p;
+  }
+
+  /**
+   * Opens the queue held in an existing topic: finds its oldest and end offsets, the byte offset
+   * after its last record, and its readers.
+   */
+  static KafkaStableQueue open(
+      QueueId id,
+      QueueSettings settings,
+      QueueTopic topic,
+      KafkaClientProperties clients,
+      Duration timeout,
+      Consumer<KafkaStableQueue> onClose) {
+    KafkaStableQueue q = new KafkaStableQueue(id, settings, topic, clients, timeout, onClose);
+    try {
+      q.recover();
+    } catch (RuntimeException e) {
+      q.state = QueueState.FAILED;
+      q.releaseClients();
+      throw e;
+    }
+    return q;
+  }
+
+  private void recover() {
+    state = QueueState.RECOVERING;
+    long start = topic.startOffset();
+    long end = topic.endOffset();
+    long byteEnd = 0;
+    if (end > start) {
+      List<ConsumerRecord<byte[], byte[]>> last = dumpFetcher.read(end - 1, end);
+      if (last.isEmpty()) {
+        throw new QueueException(
+            id, "cannot read the last record (offset " + (end - 1) + ") of " + topic.name(), null);
+      }
+      byteEnd = QueueRecordFormat.byteEnd(id, last.get(last.size() - 1));
+    }
+    Map<String, ReaderMark> marks = topic.readerMarks();
+    stateLock.lock();
+    try {
+      durableEnd = end;
+      durableByteEnd = byteEnd;
+    } finally {
+      stateLock.unlock();
+    }
+    nextByteOffset = byteEnd;
+    heldFrom = start;
+    synchronized (readers) {
+      readers.putAll(marks);
+      deletedBefore = start;
+    }
+    state = QueueState.RUNNING;
+    LOG.info(
+        "queue {}: opened topic {}: offsets {}..{}, {} reader(s) {}",
+        id,
+        topic.name(),
+        start,
+        end,
+        marks.size(),
+        marks);
+  }
+
+  @Override
+  public QueueId id() {
+    return id;
+  }
+
+  @Override
+  public QueueState state() {
+    return state;
+  }
+
+  /** The topic holding the queue. */
+  public String topicName() {
+    return topic.name();
+  }
+
+  // ---- writes ------------------------------------------------------------------------------
+
+  @Override
+  public CompletableFuture<QueuePosition> append(byte[] message) throws InterruptedException {
+    checkSize(message);
+    sendLock.lockInterruptibly();
+    try {
+      checkRunning();
+      return send(message);
+    } finally {
+      sendLock.unlock();
+    }
+  }
+
+  @Override
+  public CompletableFuture<QueuePosition> appendAll(List<byte[]> messages)
+      throws InterruptedException {
+    if (messages.isEmpty()) {
+      throw new IllegalArgumentException("appendAll needs at least one message");
+    }
+    messages.forEach(this::checkSize);
+    List<CompletableFuture<QueuePosition>> futures = new ArrayList<>(messages.size());
+    sendLock.lockInterruptibly();
+    try {
+      checkRunning();
+      for (byte[] m : messages) {
+        futures.add(send(m));
+      }
+    } finally {
+      sendLock.unlock();
+    }
+    CompletableFuture<QueuePosition> last = futures.get(futures.size() - 1);
+    return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+        .thenApply(v -> last.join());
+  }
+
+  private void checkSize(byte[] message) {
+    if (message.length > settings.maxMessageBytes()) {
+      throw new IllegalArgumentException(
+          "message of "
+              + message.length
+              + " bytes exceeds sqm_max_message_size="
+              + settings.maxMessageBytes()
+              + " (queue "
+              + id
+              + ")");
+    }
+  }
+
+  /** Hands one record to the producer; caller holds {@link #sendLock}. */
+  private CompletableFuture<QueuePosition> send(byte[] message) throws InterruptedException {
+    long byteOffset = nextByteOffset;
+    long byteEnd = byteOffset + message.length;
+    nextByteOffset = byteEnd;
+    CompletableFuture<QueuePosition> future = new CompletableFuture<>();
+    pending.add(future);
+    try {
+      producer.send(
+          QueueRecordFormat.encode(topic.name(), message, byteOffset),
+          (metadata, error) -> acknowledged(future, metadata, error, byteEnd));
+    } catch (InterruptException e) {
+      fail(e);
+      throw new InterruptedException(
+          "interrupted while handing a write to Kafka (queue " + id + ")");
+    } catch (KafkaException e) {
+      fail(e);
+      throw closed();
+    }
+    return future;
+  }
+
+  /** The producer's callback, on its I/O thread, in send order. */
+  private void acknowledged(
+      CompletableFuture<QueuePosition> future,
+      RecordMetadata metadata,
+      Exception error,
+      long byteEnd) {
+    pending.remove(future);
+    if (error != null) {
+      fail(error);
+      future.completeExceptionally(closed());
+      return;
+    }
+    stateLock.lock();
+    try {
+      durableEnd = Math.max(durableEnd, metadata.offset() + 1);
+      durableByteEnd = Math.max(durableByteEnd, byteEnd);
+      durableAdvanced.signalAll();
+    } finally {
+      stateLock.unlock();
+    }
+    future.complete(KafkaPositions.of(metadata.offset()));
+  }
+
+  /** Stops the queue on its first write error; idempotent. */
+  private void fail(Throwable cause) {
+    stateLock.lock();
+    try {
+      if (state == QueueState.FAILED || state == QueueState.CLOSED) {
+        return;
+      }
+      failure =
+          new QueueException(
+              id, "Kafka did not take a write to topic " + topic.name() + ": " + cause, cause);
+      state = QueueState.FAILED;
+      durableAdvanced.signalAll();
+    } finally {
+      stateLock.unlock();
+    }
+    LOG.error("queue {}: stopped: {}", id, failure.getMessage(), cause);
+    producer.close(Duration.ZERO); // nothing queued behind the failed record is sent
+    failPending();
+  }
+
+  private void failPending() {
+    for (CompletableFuture<QueuePosition> f : List.copyOf(pending)) {
+      pending.remove(f);
+      f.completeExceptionally(closed());
+    }
+  }
+
+  private QueueClosedException closed() {
+    return new QueueClosedException(id, state, failure);
+  }
+
+  private void checkRunning() {
+    if (state != QueueState.RUNNING) {
+      throw closed();
+    }
+  }
+
+  // ---- what readers see --------------------------------------------------------------------
+
+  /** The offset after the last acknowledged record. */
+  long durableEnd() {
+    stateLock.lock();
+    try {
+      return durableEnd;
+    } finally {
+      stateLock.unlock();
+    }
+  }
+
+  /** The oldest offset held, as last known. */
+  long heldFrom() {
+    return heldFrom;
+  }
+
+  /**
+   * Waits until a record at or after {@code offset} is durable, the queue stops, or {@code nanos}
+   * pass; returns the nanoseconds left.
+   */
+  long awaitDurable(long offset, long nanos) throws InterruptedException {
+    stateLock.lock();
+    try {
+      while (durableEnd <= offset && state == QueueState.RUNNING && nanos > 0) {
+        nanos = durableAdvanced.awaitNanos(nanos);
+      }
+      return nanos;
+    } finally {
+      stateLock.unlock();
+    }
+  }
+
+  void checkReadable() {
+    checkRunning();
+  }
+
+  Duration timeout() {
+    return timeout;
+  }
+
+  // ---- readers -----------------------------------------------------------------------------
+
+  @Override
+  public QueueReader openReader(String name) {
+    checkReadable();
+    if (name.isBlank() || name.length() > MAX_READER_NAME_LENGTH) {
+      throw new IllegalArgumentException(
+          "reader name must be 1.." + MAX_READER_NAME_LENGTH + " characters, got '" + name + "'");
+    }
+    synchronized (readers) {
+      if (handles.containsKey(name)) {
+        throw new IllegalStateException("reader " + name + " of queue " + id + " is already open");
+      }
+      ReaderMark mark = readers.get(name);
+      if (mark == null) {
+        mark = ReaderMark.startingAt(heldFrom);
+        topic.saveMark(name, mark);
+        readers.put(name, mark);
+        LOG.info("queue {}: created reader {} at offset {}", id, name, mark.nextOffset());
+      }
+      KafkaQueueReader reader =
+          new KafkaQueueReader(
+              this,
+              name,
+              new RecordFetcher(
+                  id,
+                  topic.partition(),
+                  new KafkaConsumer<>(clients.consumer("openrs-" + topic.name() + "-" + name)),
+                  timeout),
+              mark.nextOffset());
+      handles.put(name, reader);
+      return reader;
+    }
+  }
+
+  /** The reader's persisted mark. */
+  Optional<ReaderMark> mark(String name) {
+    synchronized (readers) {
+      return Optional.ofNullable(readers.get(name));
+    }
+  }
+
+  /** A reader's confirmation: persists it, then deletes what no reader needs any more. */
+  void confirm(String name, ReaderMark mark) {
+    synchronized (readers) {
+      if (!readers.containsKey(name)) {
+        throw new IllegalStateException("reader " + name + " of queue " + id + " was dropped");
+      }
+      topic.saveMark(name, mark);
+      readers.put(name, mark);
+    }
+    truncate();
+  }
+
+  void readerClosed(String name, KafkaQueueReader handle) {
+    synchronized (readers) {
+      handles.remove(name, handle);
+    }
+  }
+
+  @Override
+  public void dropReader(String name) {
+    KafkaQueueReader handle;
+    synchronized (readers) {
+      if (!readers.containsKey(name)) {
+        throw new IllegalArgumentException("queue " + id + " has no reader " + name);
+      }
+      handle = handles.remove(name);
+      topic.deleteReader(name);
+      readers.remove(name);
+    }
+    if (handle != null) {
+      handle.release();
+    }
+    LOG.info("queue {}: dropped reader {}", id, name);
+    truncate();
+  }
+
+  /**
+   * Deletes the records before the slowest reader's confirmed record (or its start), never the last
+   * record; nothing while no reader exists. Asynchronous: the log start moves when Kafka has done
+   * it; a failure is logged and retried at the next confirmation.
+   */
+  private void truncate() {
+    long keep;
+    long previous;
+    synchronized (readers) {
+      if (readers.isEmpty()) {
+        return;
+      }
+      keep = readers.values().stream().mapToLong(ReaderMark::keepFrom).min().orElseThrow();
+      long end = durableEnd();
+      keep = Math.min(keep, Math.max(0, end - 1)); // the last record stays (lastMessage)
+      if (keep <= deletedBefore) {
+        return;
+      }
+      previous = deletedBefore;
+      deletedBefore = keep;
+    }
+    long target = keep;
+    topic
+        .deleteBefore(target)
+        .whenComplete(
+            (v, error) -> {
+              if (error == null) {
+                raiseHeldFrom(target);
+                LOG.debug("queue {}: deleted records before offset {}", id, target);
+              } else {
+                synchronized (readers) {
+                  if (deletedBefore == target) {
+                    deletedBefore = previous;
+                  }
+                }
+                LOG.warn(
+                    "queue {}: cannot delete records before offset {} of topic {}: {}; retried at"
+                        + " the next confirmation",
+                    id,
+                    target,
+                    topic.name(),
+                    error.toString());
+              }
+            });
+  }
+
+  private void raiseHeldFrom(long offset) {
+    synchronized (readers) {
+      heldFrom = Math.max(heldFrom, offset);
+    }
+  }
+
+  // ---- random access -----------------------------------------------------------------------
+
+  @Override
+  public List<QueueMessage> dump(QueuePosition from, int maxMessages) {
+    checkReadable();
+    if (maxMessages <= 0) {
+      return List.of();
+    }
+    long first = Math.max(KafkaPositions.firstOffsetFrom(from), heldFrom);
+    long end = durableEnd();
+    if (first >= end) {
+      return List.of();
+    }
+    long stop = first + Math.min(maxMessages, end - first);
+    List<QueueMessage> out = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> r : dumpFetcher.read(first, stop)) {
+      if (out.size() < maxMessages && r.offset() < end) {
+        out.add(QueueRecordFormat.message(r));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<QueueMessage> dumpFromStart(int maxMessages) {
+    return dump(KafkaPositions.of(heldFrom), maxMessages);
+  }
+
+  @Override
+  public Optional<QueueMessage> lastMessage() {
+    checkReadable();
+    long end = durableEnd();
+    if (end <= heldFrom) {
+      return Optional.empty();
+    }
+    List<ConsumerRecord<byte[], byte[]>> last = dumpFetcher.read(end - 1, end);
+    return last.stream()
+        .filter(r -> r.offset() == end - 1)
+        .findFirst()
+        .map(QueueRecordFormat::message);
+  }
+
+  // ---- purge, info, close --------------------------------------------------------------------
+
+  /**
+   * Deletes every record acknowledged before this call and sets every reader at the end (nothing
+   * confirmed). Done when the returned future is: the work is done in the call.
+   */
+  @Override
+  public CompletableFuture<Void> purge() {
+    try {
+      sendLock.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return CompletableFuture.failedFuture(e);
+    }
+    try {
+      checkRunning();
+      producer.flush();
+      checkRunning();
+      long end = durableEnd();
+      synchronized (readers) {
+        topic.deleteBeforeAndWait(end);
+        deletedBefore = Math.max(deletedBefore, end);
+        heldFrom = Math.max(heldFrom, end);
+        for (String name : List.copyOf(readers.keySet())) {
+          ReaderMark mark = ReaderMark.startingAt(end);
+          topic.saveMark(name, mark);
+          readers.put(name, mark);
+        }
+      }
+      LOG.info("queue {}: purged: records before offset {} deleted, readers reset", id, end);
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    } finally {
+      sendLock.unlock();
+    }
+  }
+
+  /**
+   * Sizes and backlog. Segment fields count records ({@link KafkaPositions}): {@code firstSegment}
+   * is the oldest offset held, {@code lastSegment} the last offset written (0 if none), {@code
+   * segmentsActive} the records held; {@code allocatedBytes} the payload bytes held. A reader's
+   * backlog in messages is {@code lastPosition.segment - confirmed.segment}.
+   */
+  @Override
+  public QueueInfo info() {
+    long start = Math.max(heldFrom, readableStart());
+    long end;
+    long byteEnd;
+    stateLock.lock();
+    try {
+      end = durableEnd;
+      byteEnd = durableByteEnd;
+    } finally {
+      stateLock.unlock();
+    }
+    long held = Math.max(0, end - start);
+    long allocated = held == 0 ? 0 : byteEnd - byteOffsetAt(start, byteEnd);
+    Map<String, ReaderMark> marks;
+    synchronized (readers) {
+      marks = new TreeMap<>(readers);
+    }
+    List<ReaderInfo> infos = new ArrayList<>();
+    long slowestBacklog = -1;
+    for (Map.Entry<String, ReaderMark> e : marks.entrySet()) {
+      long next = Math.max(e.getValue().nextOffset(), start);
+      long backlog = next >= end ? 0 : byteEnd - byteOffsetAt(next, byteEnd);
+      slowestBacklog = Math.max(slowestBacklog, backlog);
+      infos.add(new ReaderInfo(e.getKey(), e.getValue().confirmedPosition(), backlog));
+    }
+    return new QueueInfo(
+        id,
+        state,
+        false,
+        Duration.ZERO,
+        start,
+        Math.max(0, end - 1),
+        held,
+        allocated,
+        end > 0 ? Optional.of(KafkaPositions.of(end - 1)) : Optional.empty(),
+        slowestBacklog < 0 ? allocated : slowestBacklog,
+        infos);
+  }
+
+  private long readableStart() {
+    if (state != QueueState.RUNNING) {
+      return heldFrom;
+    }
+    long start = topic.startOffset();
+    raiseHeldFrom(start);
+    return start;
+  }
+
+  /** The byte offset of the record at {@code offset} ({@code fallback} if it cannot be read). */
+  private long byteOffsetAt(long offset, long fallback) {
+    if (state != QueueState.RUNNING) {
+      return fallback;
+    }
+    List<ConsumerRecord<byte[], byte[]>> r = dumpFetcher.read(offset, offset + 1);
+    return r.isEmpty() ? fallback : QueueRecordFormat.byteOffset(id, r.get(0));
+  }
+
+  /** Stops accepting writes, waits (within the timeout) for Kafka to acknowledge accepted ones. */
+  @Override
+  public void close() {
+    stateLock.lock();
+    try {
+      if (state == QueueState.CLOSED || state == QueueState.CLOSING) {
+        return;
+      }
+      if (state != QueueState.FAILED) {
+        state = QueueState.CLOSING;
+      }
+    } finally {
+      stateLock.unlock();
+    }
+    sendLock.lock();
+    try {
+      producer.close(timeout);
+    } catch (RuntimeException e) {
+      LOG.warn("queue {}: closing the producer: {}", id, e.toString());
+    } finally {
+      sendLock.unlock();
+    }
+    stateLock.lock();
+    try {
+      if (state != QueueState.FAILED) {
+        state = QueueState.CLOSED;
+      }
+      durableAdvanced.signalAll();
+    } finally {
+      stateLock.unlock();
+    }
+    failPending();
+    releaseClients();
+    onClose.accept(this);
+    LOG.info("queue {}: closed", id);
+  }
+
+  private void releaseClients() {
+    List<KafkaQueueReader> open;
+    synchronized (readers) {
+      open = List.copyOf(handles.values());
+      handles.clear();
+    }
+    open.forEach(KafkaQueueReader::release);
+    dumpFetcher.close();
+    if (state == QueueState.FAILED) {
+      producer.close(Duration.ZERO);
+    }
+  }
+
+  QueueException failure() {
+    return failure instanceof QueueException qe ? qe : null;
+  }
+}
