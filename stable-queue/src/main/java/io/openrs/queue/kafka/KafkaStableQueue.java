@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -83,7 +84,7 @@ public final class KafkaStableQueue implements StableQueue {
   private long durableByteEnd;
 
   /** The oldest offset held as last known (raised when a truncation or purge completes). */
-  private volatile long heldFrom;
+  private final AtomicLong heldFrom = new AtomicLong();
 
   private volatile QueueState state = QueueState.NEW;
   private volatile Throwable failure;
@@ -94,7 +95,13 @@ public final class KafkaStableQueue implements StableQueue {
 
   private final Map<String, KafkaQueueReader> handles = new HashMap<>();
 
-  /** The offset before which records were asked deleted; guarded by {@link #readers}' monitor. */
+  /**
+   * Guards {@link #deletedBefore}. Never held while waiting for Kafka: the admin client's thread
+   * takes it when a deletion completes (as it takes no other lock of the queue).
+   */
+  private final Object truncationLock = new Object();
+
+  /** The offset before which records were asked deleted; guarded by {@link #truncationLock}. */
   private long deletedBefore;
 
   private final RecordFetcher dumpFetcher;
@@ -174,9 +181,11 @@ public final class KafkaStableQueue implements StableQueue {
       stateLock.unlock();
     }
     nextByteOffset = byteEnd;
-    heldFrom = start;
+    heldFrom.set(start);
     synchronized (readers) {
       readers.putAll(marks);
+    }
+    synchronized (truncationLock) {
       deletedBefore = start;
     }
     state = QueueState.RUNNING;
@@ -350,7 +359,7 @@ public final class KafkaStableQueue implements StableQueue {
 
   /** The oldest offset held, as last known. */
   long heldFrom() {
-    return heldFrom;
+    return heldFrom.get();
   }
 
   /**
@@ -392,7 +401,7 @@ public final class KafkaStableQueue implements StableQueue {
       }
       ReaderMark mark = readers.get(name);
       if (mark == null) {
-        mark = ReaderMark.startingAt(heldFrom);
+        mark = ReaderMark.startingAt(heldFrom.get());
         topic.saveMark(name, mark);
         readers.put(name, mark);
         LOG.info("queue {}: created reader {} at offset {}", id, name, mark.nextOffset());
@@ -468,8 +477,9 @@ public final class KafkaStableQueue implements StableQueue {
         return;
       }
       keep = readers.values().stream().mapToLong(ReaderMark::keepFrom).min().orElseThrow();
-      long end = durableEnd();
-      keep = Math.min(keep, Math.max(0, end - 1)); // the last record stays (lastMessage)
+    }
+    keep = Math.min(keep, Math.max(0, durableEnd() - 1)); // the last record stays (lastMessage)
+    synchronized (truncationLock) {
       if (keep <= deletedBefore) {
         return;
       }
@@ -482,10 +492,10 @@ public final class KafkaStableQueue implements StableQueue {
         .whenComplete(
             (v, error) -> {
               if (error == null) {
-                raiseHeldFrom(target);
+                heldFrom.accumulateAndGet(target, Math::max);
                 LOG.debug("queue {}: deleted records before offset {}", id, target);
               } else {
-                synchronized (readers) {
+                synchronized (truncationLock) {
                   if (deletedBefore == target) {
                     deletedBefore = previous;
                   }
@@ -501,12 +511,6 @@ public final class KafkaStableQueue implements StableQueue {
             });
   }
 
-  private void raiseHeldFrom(long offset) {
-    synchronized (readers) {
-      heldFrom = Math.max(heldFrom, offset);
-    }
-  }
-
   // ---- random access -----------------------------------------------------------------------
 
   @Override
@@ -515,7 +519,7 @@ public final class KafkaStableQueue implements StableQueue {
     if (maxMessages <= 0) {
       return List.of();
     }
-    long first = Math.max(KafkaPositions.firstOffsetFrom(from), heldFrom);
+    long first = Math.max(KafkaPositions.firstOffsetFrom(from), heldFrom.get());
     long end = durableEnd();
     if (first >= end) {
       return List.of();
@@ -532,14 +536,14 @@ public final class KafkaStableQueue implements StableQueue {
 
   @Override
   public List<QueueMessage> dumpFromStart(int maxMessages) {
-    return dump(KafkaPositions.of(heldFrom), maxMessages);
+    return dump(KafkaPositions.of(heldFrom.get()), maxMessages);
   }
 
   @Override
   public Optional<QueueMessage> lastMessage() {
     checkReadable();
     long end = durableEnd();
-    if (end <= heldFrom) {
+    if (end <= heldFrom.get()) {
       return Optional.empty();
     }
     List<ConsumerRecord<byte[], byte[]>> last = dumpFetcher.read(end - 1, end);
@@ -570,8 +574,10 @@ public final class KafkaStableQueue implements StableQueue {
       long end = durableEnd();
       synchronized (readers) {
         topic.deleteBeforeAndWait(end);
-        deletedBefore = Math.max(deletedBefore, end);
-        heldFrom = Math.max(heldFrom, end);
+        synchronized (truncationLock) {
+          deletedBefore = Math.max(deletedBefore, end);
+        }
+        heldFrom.accumulateAndGet(end, Math::max);
         for (String name : List.copyOf(readers.keySet())) {
           ReaderMark mark = ReaderMark.startingAt(end);
           topic.saveMark(name, mark);
@@ -595,7 +601,7 @@ public final class KafkaStableQueue implements StableQueue {
    */
   @Override
   public QueueInfo info() {
-    long start = Math.max(heldFrom, readableStart());
+    long start = Math.max(heldFrom.get(), readableStart());
     long end;
     long byteEnd;
     stateLock.lock();
@@ -635,11 +641,9 @@ public final class KafkaStableQueue implements StableQueue {
 
   private long readableStart() {
     if (state != QueueState.RUNNING) {
-      return heldFrom;
+      return heldFrom.get();
     }
-    long start = topic.startOffset();
-    raiseHeldFrom(start);
-    return start;
+    return heldFrom.accumulateAndGet(topic.startOffset(), Math::max);
   }
 
   /** The byte offset of the record at {@code offset} ({@code fallback} if it cannot be read). */
