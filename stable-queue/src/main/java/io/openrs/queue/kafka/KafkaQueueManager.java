@@ -5,6 +5,7 @@ import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
 import io.openrs.queue.QueueSettings;
 import io.openrs.queue.StableQueue;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -241,12 +242,15 @@ public final class KafkaQueueManager implements AutoCloseable {
     }
   }
 
-  /** Closes every open queue, then the admin client. */
+  /**
+   * Closes every open queue, then the admin client without waiting for a deletion still under way
+   * (the next open of the queue deletes again what its readers no longer need).
+   */
   @Override
   public void close() {
     for (KafkaStableQueue q : new ArrayList<>(open.values())) {
       q.close();
     }
-    admin.close(config.operationTimeout());
+    admin.close(Duration.ZERO);
   }
 }

@@ -101,8 +101,14 @@ public final class KafkaStableQueue implements StableQueue {
    */
   private final Object truncationLock = new Object();
 
-  /** The offset before which records were asked deleted; guarded by {@link #truncationLock}. */
+  /** The offset before which records are deleted; guarded by {@link #truncationLock}. */
   private long deletedBefore;
+
+  /** The offset before which records should be deleted; guarded by {@link #truncationLock}. */
+  private long deletionWanted;
+
+  /** True while a deletion is under way (one at a time); guarded by {@link #truncationLock}. */
+  private boolean deletionInFlight;
 
   private final RecordFetcher dumpFetcher;
 
@@ -189,6 +195,7 @@ public final class KafkaStableQueue implements StableQueue {
       deletedBefore = start;
     }
     state = QueueState.RUNNING;
+    truncate(); // a deletion that failed or was cut short by a close is done now
     LOG.info(
         "queue {}: opened topic {}: offsets {}..{}, {} reader(s) {}",
         id,
@@ -467,11 +474,11 @@ public final class KafkaStableQueue implements StableQueue {
   /**
    * Deletes the records before the slowest reader's confirmed record (or its start), never the last
    * record; nothing while no reader exists. Asynchronous: the log start moves when Kafka has done
-   * it; a failure is logged and retried at the next confirmation.
+   * it; a failure (a replica's broker lost while the deletion waited for it) is logged and retried
+   * at the next confirmation or the next open.
    */
   private void truncate() {
     long keep;
-    long previous;
     synchronized (readers) {
       if (readers.isEmpty()) {
         return;
@@ -479,36 +486,43 @@ public final class KafkaStableQueue implements StableQueue {
       keep = readers.values().stream().mapToLong(ReaderMark::keepFrom).min().orElseThrow();
     }
     keep = Math.min(keep, Math.max(0, durableEnd() - 1)); // the last record stays (lastMessage)
+    long target;
     synchronized (truncationLock) {
-      if (keep <= deletedBefore) {
-        return;
+      deletionWanted = Math.max(deletionWanted, keep);
+      if (deletionInFlight || deletionWanted <= deletedBefore) {
+        return; // the deletion under way starts the next one when it completes
       }
-      previous = deletedBefore;
-      deletedBefore = keep;
+      deletionInFlight = true;
+      target = deletionWanted;
     }
-    long target = keep;
-    topic
-        .deleteBefore(target)
-        .whenComplete(
-            (v, error) -> {
-              if (error == null) {
-                heldFrom.accumulateAndGet(target, Math::max);
-                LOG.debug("queue {}: deleted records before offset {}", id, target);
-              } else {
-                synchronized (truncationLock) {
-                  if (deletedBefore == target) {
-                    deletedBefore = previous;
-                  }
-                }
-                LOG.warn(
-                    "queue {}: cannot delete records before offset {} of topic {}: {}; retried at"
-                        + " the next confirmation",
-                    id,
-                    target,
-                    topic.name(),
-                    error.toString());
-              }
-            });
+    topic.deleteBefore(target).whenComplete((v, error) -> deleted(target, error));
+  }
+
+  /** A deletion completed, on the admin client's thread: starts the next one if more is wanted. */
+  private void deleted(long target, Throwable error) {
+    boolean more;
+    synchronized (truncationLock) {
+      deletionInFlight = false;
+      if (error == null) {
+        deletedBefore = Math.max(deletedBefore, target);
+      }
+      more = error == null && deletionWanted > deletedBefore;
+    }
+    if (error == null) {
+      heldFrom.accumulateAndGet(target, Math::max);
+      LOG.debug("queue {}: deleted records before offset {}", id, target);
+    } else if (state == QueueState.RUNNING) {
+      LOG.warn(
+          "queue {}: cannot delete records before offset {} of topic {}: {}; retried at the next"
+              + " confirmation or open",
+          id,
+          target,
+          topic.name(),
+          error.toString());
+    }
+    if (more && state == QueueState.RUNNING) {
+      truncate();
+    }
   }
 
   // ---- random access -----------------------------------------------------------------------

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DeleteRecordsOptions;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -30,6 +31,9 @@ import org.slf4j.LoggerFactory;
 final class QueueTopic {
 
   private static final Logger LOG = LoggerFactory.getLogger(QueueTopic.class);
+
+  /** The longest a deletion may wait for the replicas to move their log start. */
+  static final Duration DELETION_TIMEOUT = Duration.ofSeconds(10);
 
   private final QueueId queue;
   private final KafkaNames names;
@@ -69,9 +73,18 @@ final class QueueTopic {
         () -> admin.listOffsets(Map.of(partition, spec)).partitionResult(partition).get().offset());
   }
 
-  /** Deletes every record before {@code offset}; completes when the log start moved. */
+  /**
+   * Deletes every record before {@code offset}; completes when the log start moved on every live
+   * replica. Bounded by {@link #DELETION_TIMEOUT} (or the operation timeout if shorter): a broker
+   * lost while the deletion waits for its replica holds it until then, and it is retried.
+   */
   KafkaFuture<Void> deleteBefore(long offset) {
-    return admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(offset))).all();
+    int timeoutMs = (int) Math.min(DELETION_TIMEOUT.toMillis(), timeout.toMillis());
+    return admin
+        .deleteRecords(
+            Map.of(partition, RecordsToDelete.beforeOffset(offset)),
+            new DeleteRecordsOptions().timeoutMs(timeoutMs))
+        .all();
   }
 
   /** {@link #deleteBefore} and waits. */
