@@ -129,13 +129,13 @@ public final class KafkaStableQueue implements StableQueue {
         new RecordFetcher(
             id,
             topic.partition(),
-            new KafkaConsumer<>(clients.consumer("openrs-" + topic.name() + "-dump")),
+            new KafkaConsumer<>(clients.consumer(topic.name() + "-dump")),
             timeout);
     KafkaProducer<byte[], byte[]> p;
     try {
       p =
           new KafkaProducer<>(
-              clients.producer("openrs-" + topic.name() + "-writer", settings.maxMessageBytes()));
+              clients.producer(topic.name() + "-writer", settings.maxMessageBytes()));
     } catch (RuntimeException e) {
       dumpFetcher.close();
       throw e;
@@ -420,7 +420,7 @@ public final class KafkaStableQueue implements StableQueue {
               new RecordFetcher(
                   id,
                   topic.partition(),
-                  new KafkaConsumer<>(clients.consumer("openrs-" + topic.name() + "-" + name)),
+                  new KafkaConsumer<>(clients.consumer(topic.name() + "-" + name)),
                   timeout),
               mark.nextOffset());
       handles.put(name, reader);
