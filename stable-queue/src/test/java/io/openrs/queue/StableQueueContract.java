@@ -369,6 +369,78 @@ public abstract class StableQueueContract {
     assertThatThrownBy(r::poll).isInstanceOf(QueueClosedException.class);
   }
 
+  // ---- a seeded random run against a model ---------------------------------------------------
+
+  /**
+   * Random batches of appends, reads, confirmations and restarts, checked against a model: every
+   * message in write order, and per reader its next message and its last confirmation. After each
+   * restart a reader resumes right after its confirmation, and the oldest message held never lies
+   * past the slowest reader's confirmation. The seed is fixed and printed in every assertion.
+   */
+  @Test
+  void aSeededRandomRunBehavesLikeTheModel() throws Exception {
+    long seed = 20261127L;
+    Random random = new Random(seed);
+    String as = "seed=" + seed;
+    StableQueue q = create();
+    List<String> names = List.of("SQT", "DIST");
+    List<Long> model = new ArrayList<>();
+    java.util.Map<String, Integer> confirmed = new java.util.HashMap<>();
+    java.util.Map<String, Integer> next = new java.util.HashMap<>();
+    java.util.Map<String, QueueReader> readers = new java.util.HashMap<>();
+    for (String n : names) {
+      confirmed.put(n, -1);
+      next.put(n, 0);
+      readers.put(n, q.openReader(n));
+    }
+    for (int step = 0; step < 150; step++) {
+      int op = random.nextInt(100);
+      if (op < 45) {
+        List<byte[]> batch = new ArrayList<>();
+        for (int i = 1 + random.nextInt(20); i > 0; i--) {
+          batch.add(message(model.size(), sizeFrom(random)));
+          model.add((long) model.size());
+        }
+        q.appendAll(batch).get(30, TimeUnit.SECONDS);
+      } else if (op < 97) {
+        String n = names.get(random.nextInt(names.size()));
+        QueueReader r = readers.get(n);
+        for (int i = random.nextInt(30); i > 0; i--) {
+          Optional<QueueMessage> m = r.poll();
+          int expected = next.get(n);
+          if (expected == model.size()) {
+            assertThat(m).as("%s: reader %s at the end", as, n).isEmpty();
+            break;
+          }
+          assertThat(m).as("%s: reader %s message %d", as, n, expected).isPresent();
+          assertThat(idOf(m.get().payload())).as(as).isEqualTo(model.get(expected));
+          next.put(n, expected + 1);
+          if (random.nextInt(3) == 0) {
+            r.confirm(m.get().position());
+            confirmed.put(n, expected);
+          }
+        }
+        int slowest = names.stream().mapToInt(confirmed::get).min().orElseThrow();
+        long oldest = oldestHeldId(q);
+        assertThat(oldest)
+            .as("%s: nothing freed past the slowest confirmation", as)
+            .isLessThanOrEqualTo(Math.max(0, slowest));
+      } else {
+        q = restart();
+        for (String n : names) {
+          readers.put(n, q.openReader(n));
+          next.put(n, confirmed.get(n) + 1);
+          assertThat(readers.get(n).confirmed().isPresent())
+              .as(as)
+              .isEqualTo(confirmed.get(n) >= 0);
+        }
+      }
+    }
+    for (QueueReader r : readers.values()) {
+      r.close();
+    }
+  }
+
   // ---- helpers -------------------------------------------------------------------------------
 
   private static int sizeFrom(Random random) {

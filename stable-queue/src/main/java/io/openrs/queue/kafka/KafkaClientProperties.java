@@ -93,6 +93,18 @@ final class KafkaClientProperties {
     return p;
   }
 
+  /**
+   * The consumer of random-access reads ({@code dump}, {@code lastMessage}, byte offsets): it seeks
+   * before each read, and a fetch the broker parks at the end of the log (up to {@code
+   * fetch.max.wait.ms}, 500 ms by default) would delay the read after the seek; so 10 ms unless
+   * configured.
+   */
+  Map<String, Object> randomAccessConsumer(String clientId) {
+    Map<String, Object> p = consumer(clientId);
+    p.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+    return p;
+  }
+
   /** Plain keys, then the client's prefixed keys over them; bootstrap.servers from the config. */
   private Map<String, Object> common(String clientPrefix) {
     Map<String, Object> p = new HashMap<>();

@@ -129,7 +129,7 @@ public final class KafkaStableQueue implements StableQueue {
         new RecordFetcher(
             id,
             topic.partition(),
-            new KafkaConsumer<>(clients.consumer(topic.name() + "-dump")),
+            new KafkaConsumer<>(clients.randomAccessConsumer(topic.name() + "-dump")),
             timeout);
     KafkaProducer<byte[], byte[]> p;
     try {
