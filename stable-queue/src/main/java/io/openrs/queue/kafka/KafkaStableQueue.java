@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -83,9 +82,6 @@ public final class KafkaStableQueue implements StableQueue {
   /** The byte offset after the last acknowledged record; guarded by {@link #stateLock}. */
   private long durableByteEnd;
 
-  /** The oldest offset held as last known (raised when a truncation or purge completes). */
-  private final AtomicLong heldFrom = new AtomicLong();
-
   private volatile QueueState state = QueueState.NEW;
   private volatile Throwable failure;
   private final Set<CompletableFuture<QueuePosition>> pending = ConcurrentHashMap.newKeySet();
@@ -95,20 +91,8 @@ public final class KafkaStableQueue implements StableQueue {
 
   private final Map<String, KafkaQueueReader> handles = new HashMap<>();
 
-  /**
-   * Guards {@link #deletedBefore}. Never held while waiting for Kafka: the admin client's thread
-   * takes it when a deletion completes (as it takes no other lock of the queue).
-   */
-  private final Object truncationLock = new Object();
-
-  /** The offset before which records are deleted; guarded by {@link #truncationLock}. */
-  private long deletedBefore;
-
-  /** The offset before which records should be deleted; guarded by {@link #truncationLock}. */
-  private long deletionWanted;
-
-  /** True while a deletion is under way (one at a time); guarded by {@link #truncationLock}. */
-  private boolean deletionInFlight;
+  /** Deletion behind the readers; knows the oldest offset held. */
+  private final RecordDeletion deletion;
 
   private final RecordFetcher dumpFetcher;
 
@@ -118,13 +102,15 @@ public final class KafkaStableQueue implements StableQueue {
       QueueTopic topic,
       KafkaClientProperties clients,
       Duration timeout,
-      Consumer<KafkaStableQueue> onClose) {
+      Consumer<KafkaStableQueue> onClose,
+      long start) {
     this.id = id;
     this.settings = settings;
     this.topic = topic;
     this.clients = clients;
     this.timeout = timeout;
     this.onClose = onClose;
+    this.deletion = new RecordDeletion(id, topic, start, () -> state == QueueState.RUNNING);
     this.dumpFetcher =
         new RecordFetcher(
             id,
@@ -154,7 +140,8 @@ public final class KafkaStableQueue implements StableQueue {
       KafkaClientProperties clients,
       Duration timeout,
       Consumer<KafkaStableQueue> onClose) {
-    KafkaStableQueue q = new KafkaStableQueue(id, settings, topic, clients, timeout, onClose);
+    KafkaStableQueue q =
+        new KafkaStableQueue(id, settings, topic, clients, timeout, onClose, topic.startOffset());
     try {
       q.recover();
     } catch (RuntimeException e) {
@@ -167,7 +154,7 @@ public final class KafkaStableQueue implements StableQueue {
 
   private void recover() {
     state = QueueState.RECOVERING;
-    long start = topic.startOffset();
+    long start = deletion.heldFrom();
     long end = topic.endOffset();
     long byteEnd = 0;
     if (end > start) {
@@ -187,12 +174,8 @@ public final class KafkaStableQueue implements StableQueue {
       stateLock.unlock();
     }
     nextByteOffset = byteEnd;
-    heldFrom.set(start);
     synchronized (readers) {
       readers.putAll(marks);
-    }
-    synchronized (truncationLock) {
-      deletedBefore = start;
     }
     state = QueueState.RUNNING;
     truncate(); // a deletion that failed or was cut short by a close is done now
@@ -366,7 +349,7 @@ public final class KafkaStableQueue implements StableQueue {
 
   /** The oldest offset held, as last known. */
   long heldFrom() {
-    return heldFrom.get();
+    return deletion.heldFrom();
   }
 
   /**
@@ -408,7 +391,7 @@ public final class KafkaStableQueue implements StableQueue {
       }
       ReaderMark mark = readers.get(name);
       if (mark == null) {
-        mark = ReaderMark.startingAt(heldFrom.get());
+        mark = ReaderMark.startingAt(deletion.heldFrom());
         topic.saveMark(name, mark);
         readers.put(name, mark);
         LOG.info("queue {}: created reader {} at offset {}", id, name, mark.nextOffset());
@@ -485,44 +468,8 @@ public final class KafkaStableQueue implements StableQueue {
       }
       keep = readers.values().stream().mapToLong(ReaderMark::keepFrom).min().orElseThrow();
     }
-    keep = Math.min(keep, Math.max(0, durableEnd() - 1)); // the last record stays (lastMessage)
-    long target;
-    synchronized (truncationLock) {
-      deletionWanted = Math.max(deletionWanted, keep);
-      if (deletionInFlight || deletionWanted <= deletedBefore) {
-        return; // the deletion under way starts the next one when it completes
-      }
-      deletionInFlight = true;
-      target = deletionWanted;
-    }
-    topic.deleteBefore(target).whenComplete((v, error) -> deleted(target, error));
-  }
-
-  /** A deletion completed, on the admin client's thread: starts the next one if more is wanted. */
-  private void deleted(long target, Throwable error) {
-    boolean more;
-    synchronized (truncationLock) {
-      deletionInFlight = false;
-      if (error == null) {
-        deletedBefore = Math.max(deletedBefore, target);
-      }
-      more = error == null && deletionWanted > deletedBefore;
-    }
-    if (error == null) {
-      heldFrom.accumulateAndGet(target, Math::max);
-      LOG.debug("queue {}: deleted records before offset {}", id, target);
-    } else if (state == QueueState.RUNNING) {
-      LOG.warn(
-          "queue {}: cannot delete records before offset {} of topic {}: {}; retried at the next"
-              + " confirmation or open",
-          id,
-          target,
-          topic.name(),
-          error.toString());
-    }
-    if (more && state == QueueState.RUNNING) {
-      truncate();
-    }
+    // The last record stays (lastMessage).
+    deletion.deleteBefore(Math.min(keep, Math.max(0, durableEnd() - 1)));
   }
 
   // ---- random access -----------------------------------------------------------------------
@@ -533,7 +480,7 @@ public final class KafkaStableQueue implements StableQueue {
     if (maxMessages <= 0) {
       return List.of();
     }
-    long first = Math.max(KafkaPositions.firstOffsetFrom(from), heldFrom.get());
+    long first = Math.max(KafkaPositions.firstOffsetFrom(from), deletion.heldFrom());
     long end = durableEnd();
     if (first >= end) {
       return List.of();
@@ -550,14 +497,14 @@ public final class KafkaStableQueue implements StableQueue {
 
   @Override
   public List<QueueMessage> dumpFromStart(int maxMessages) {
-    return dump(KafkaPositions.of(heldFrom.get()), maxMessages);
+    return dump(KafkaPositions.of(deletion.heldFrom()), maxMessages);
   }
 
   @Override
   public Optional<QueueMessage> lastMessage() {
     checkReadable();
     long end = durableEnd();
-    if (end <= heldFrom.get()) {
+    if (end <= deletion.heldFrom()) {
       return Optional.empty();
     }
     List<ConsumerRecord<byte[], byte[]>> last = dumpFetcher.read(end - 1, end);
@@ -587,11 +534,7 @@ public final class KafkaStableQueue implements StableQueue {
       checkRunning();
       long end = durableEnd();
       synchronized (readers) {
-        topic.deleteBeforeAndWait(end);
-        synchronized (truncationLock) {
-          deletedBefore = Math.max(deletedBefore, end);
-        }
-        heldFrom.accumulateAndGet(end, Math::max);
+        deletion.deleteBeforeAndWait(end);
         for (String name : List.copyOf(readers.keySet())) {
           ReaderMark mark = ReaderMark.startingAt(end);
           topic.saveMark(name, mark);
@@ -615,7 +558,7 @@ public final class KafkaStableQueue implements StableQueue {
    */
   @Override
   public QueueInfo info() {
-    long start = Math.max(heldFrom.get(), readableStart());
+    long start = Math.max(deletion.heldFrom(), readableStart());
     long end;
     long byteEnd;
     stateLock.lock();
@@ -655,9 +598,9 @@ public final class KafkaStableQueue implements StableQueue {
 
   private long readableStart() {
     if (state != QueueState.RUNNING) {
-      return heldFrom.get();
+      return deletion.heldFrom();
     }
-    return heldFrom.accumulateAndGet(topic.startOffset(), Math::max);
+    return deletion.raiseHeldFrom(topic.startOffset());
   }
 
   /** The byte offset of the record at {@code offset} ({@code fallback} if it cannot be read). */
