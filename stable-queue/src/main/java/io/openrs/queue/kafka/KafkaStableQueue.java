@@ -17,38 +17,30 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A stable queue held in one single-partition Kafka topic ({@link KafkaNames}).
  *
- * <p>Writes: one idempotent producer with {@code acks=all} ({@link KafkaClientProperties}); the
- * records of one queue are sent under one lock, so their order is the order of the sends and the
- * offsets of an {@link #appendAll} are consecutive. A write is durable when Kafka acknowledged it:
- * only then does its future complete, and only then do this queue's readers return it ({@code
- * durableEnd}). The first write Kafka does not acknowledge stops the queue ({@code FAILED}): the
- * producer is closed at once, so nothing sent after it can be acknowledged out of order, and every
- * pending future completes with {@link QueueClosedException}. Reopening resumes from what Kafka
- * holds.
+ * <p>Writes ({@link AcknowledgedWriter}): one idempotent producer with {@code acks=all} ({@link
+ * KafkaClientProperties}); records are sent under one lock, so their order is the order of the
+ * sends and the offsets of an {@link #appendAll} are consecutive. A write is durable when Kafka
+ * acknowledged it: only then does its future complete, and only then do this queue's readers return
+ * it. The first write Kafka does not acknowledge stops the queue ({@code FAILED}): the producer is
+ * closed at once, so nothing sent after it can be acknowledged out of order, and every pending
+ * future completes with {@link QueueClosedException}. Reopening resumes from what Kafka holds.
  *
  * <p>Readers: their positions are the committed offsets of one consumer group each ({@link
- * ReaderMark}), written before anything is deleted behind them. Truncation deletes the records
- * before the slowest reader's confirmed record with {@code deleteRecords} (never by retention),
- * never the last record, and nothing while the queue has no reader.
+ * ReaderMark}), written before anything is deleted behind them. Truncation ({@link RecordDeletion})
+ * deletes the records before the slowest reader's confirmed record with {@code deleteRecords}
+ * (never by retention), never the last record, and nothing while the queue has no reader.
  *
  * <p>Threads: none of its own. Futures complete on the producer's I/O thread (keep dependent
  * actions short); truncations complete on the admin client's thread. Thread-safe; each reader
@@ -65,26 +57,12 @@ public final class KafkaStableQueue implements StableQueue {
   private final KafkaClientProperties clients;
   private final Duration timeout;
   private final Consumer<KafkaStableQueue> onClose;
-  private final KafkaProducer<byte[], byte[]> producer;
 
-  /** Held while records are handed to the producer, so their order is the queue's order. */
-  private final ReentrantLock sendLock = new ReentrantLock();
+  /** Guards lifecycle changes of {@link #state}. */
+  private final Object lifecycle = new Object();
 
-  /** Byte offset of the next message sent; guarded by {@link #sendLock}. */
-  private long nextByteOffset;
-
-  private final ReentrantLock stateLock = new ReentrantLock();
-  private final Condition durableAdvanced = stateLock.newCondition();
-
-  /** The offset after the last acknowledged record; guarded by {@link #stateLock}. */
-  private long durableEnd;
-
-  /** The byte offset after the last acknowledged record; guarded by {@link #stateLock}. */
-  private long durableByteEnd;
-
-  private volatile QueueState state = QueueState.NEW;
-  private volatile Throwable failure;
-  private final Set<CompletableFuture<QueuePosition>> pending = ConcurrentHashMap.newKeySet();
+  private volatile QueueState state = QueueState.RECOVERING;
+  private volatile QueueException failure;
 
   /** Readers' persisted marks and open handles; guarded by {@link #readers}' monitor. */
   private final Map<String, ReaderMark> readers = new TreeMap<>();
@@ -95,6 +73,7 @@ public final class KafkaStableQueue implements StableQueue {
   private final RecordDeletion deletion;
 
   private final RecordFetcher dumpFetcher;
+  private final AcknowledgedWriter writer;
 
   private KafkaStableQueue(
       QueueId id,
@@ -103,35 +82,34 @@ public final class KafkaStableQueue implements StableQueue {
       KafkaClientProperties clients,
       Duration timeout,
       Consumer<KafkaStableQueue> onClose,
-      long start) {
+      RecordFetcher dumpFetcher,
+      long start,
+      AcknowledgedWriter.End end,
+      Map<String, ReaderMark> marks) {
     this.id = id;
     this.settings = settings;
     this.topic = topic;
     this.clients = clients;
     this.timeout = timeout;
     this.onClose = onClose;
+    this.dumpFetcher = dumpFetcher;
     this.deletion = new RecordDeletion(id, topic, start, () -> state == QueueState.RUNNING);
-    this.dumpFetcher =
-        new RecordFetcher(
+    this.readers.putAll(marks);
+    this.writer =
+        new AcknowledgedWriter(
             id,
-            topic.partition(),
-            new KafkaConsumer<>(clients.randomAccessConsumer(topic.name() + "-dump")),
-            timeout);
-    KafkaProducer<byte[], byte[]> p;
-    try {
-      p =
-          new KafkaProducer<>(
-              clients.producer(topic.name() + "-writer", settings.maxMessageBytes()));
-    } catch (RuntimeException e) {
-      dumpFetcher.close();
-      throw e;
-    }
-    this.producer = p;
+            topic.name(),
+            new KafkaProducer<>(
+                clients.producer(topic.name() + "-writer", settings.maxMessageBytes())),
+            end,
+            this::fail,
+            this::closed);
   }
 
   /**
    * Opens the queue held in an existing topic: finds its oldest and end offsets, the byte offset
-   * after its last record, and its readers.
+   * after its last record, and its readers; then deletes what its readers no longer need (a
+   * deletion that failed, or was cut short by a close, is done now).
    */
   static KafkaStableQueue open(
       QueueId id,
@@ -140,53 +118,55 @@ public final class KafkaStableQueue implements StableQueue {
       KafkaClientProperties clients,
       Duration timeout,
       Consumer<KafkaStableQueue> onClose) {
-    KafkaStableQueue q =
-        new KafkaStableQueue(id, settings, topic, clients, timeout, onClose, topic.startOffset());
+    RecordFetcher dumpFetcher =
+        new RecordFetcher(
+            id,
+            topic.partition(),
+            new KafkaConsumer<>(clients.randomAccessConsumer(topic.name() + "-dump")),
+            timeout);
+    KafkaStableQueue q;
     try {
-      q.recover();
+      long start = topic.startOffset();
+      long end = topic.endOffset();
+      long byteEnd = 0;
+      if (end > start) {
+        List<ConsumerRecord<byte[], byte[]>> last = dumpFetcher.read(end - 1, end);
+        if (last.isEmpty()) {
+          throw new QueueException(
+              id,
+              "cannot read the last record (offset " + (end - 1) + ") of " + topic.name(),
+              null);
+        }
+        byteEnd = QueueRecordFormat.byteEnd(id, last.get(last.size() - 1));
+      }
+      Map<String, ReaderMark> marks = topic.readerMarks();
+      q =
+          new KafkaStableQueue(
+              id,
+              settings,
+              topic,
+              clients,
+              timeout,
+              onClose,
+              dumpFetcher,
+              start,
+              new AcknowledgedWriter.End(end, byteEnd),
+              marks);
+      LOG.info(
+          "queue {}: opened topic {}: offsets {}..{}, {} reader(s) {}",
+          id,
+          topic.name(),
+          start,
+          end,
+          marks.size(),
+          marks);
     } catch (RuntimeException e) {
-      q.state = QueueState.FAILED;
-      q.releaseClients();
+      dumpFetcher.close();
       throw e;
     }
+    q.state = QueueState.RUNNING;
+    q.truncate();
     return q;
-  }
-
-  private void recover() {
-    state = QueueState.RECOVERING;
-    long start = deletion.heldFrom();
-    long end = topic.endOffset();
-    long byteEnd = 0;
-    if (end > start) {
-      List<ConsumerRecord<byte[], byte[]>> last = dumpFetcher.read(end - 1, end);
-      if (last.isEmpty()) {
-        throw new QueueException(
-            id, "cannot read the last record (offset " + (end - 1) + ") of " + topic.name(), null);
-      }
-      byteEnd = QueueRecordFormat.byteEnd(id, last.get(last.size() - 1));
-    }
-    Map<String, ReaderMark> marks = topic.readerMarks();
-    stateLock.lock();
-    try {
-      durableEnd = end;
-      durableByteEnd = byteEnd;
-    } finally {
-      stateLock.unlock();
-    }
-    nextByteOffset = byteEnd;
-    synchronized (readers) {
-      readers.putAll(marks);
-    }
-    state = QueueState.RUNNING;
-    truncate(); // a deletion that failed or was cut short by a close is done now
-    LOG.info(
-        "queue {}: opened topic {}: offsets {}..{}, {} reader(s) {}",
-        id,
-        topic.name(),
-        start,
-        end,
-        marks.size(),
-        marks);
   }
 
   @Override
@@ -209,13 +189,7 @@ public final class KafkaStableQueue implements StableQueue {
   @Override
   public CompletableFuture<QueuePosition> append(byte[] message) throws InterruptedException {
     checkSize(message);
-    sendLock.lockInterruptibly();
-    try {
-      checkRunning();
-      return send(message);
-    } finally {
-      sendLock.unlock();
-    }
+    return writer.send(List.of(message), this::checkRunning).get(0);
   }
 
   @Override
@@ -225,16 +199,7 @@ public final class KafkaStableQueue implements StableQueue {
       throw new IllegalArgumentException("appendAll needs at least one message");
     }
     messages.forEach(this::checkSize);
-    List<CompletableFuture<QueuePosition>> futures = new ArrayList<>(messages.size());
-    sendLock.lockInterruptibly();
-    try {
-      checkRunning();
-      for (byte[] m : messages) {
-        futures.add(send(m));
-      }
-    } finally {
-      sendLock.unlock();
-    }
+    List<CompletableFuture<QueuePosition>> futures = writer.send(messages, this::checkRunning);
     CompletableFuture<QueuePosition> last = futures.get(futures.size() - 1);
     return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
         .thenApply(v -> last.join());
@@ -253,55 +218,12 @@ public final class KafkaStableQueue implements StableQueue {
     }
   }
 
-  /** Hands one record to the producer; caller holds {@link #sendLock}. */
-  private CompletableFuture<QueuePosition> send(byte[] message) throws InterruptedException {
-    long byteOffset = nextByteOffset;
-    long byteEnd = byteOffset + message.length;
-    nextByteOffset = byteEnd;
-    CompletableFuture<QueuePosition> future = new CompletableFuture<>();
-    pending.add(future);
-    try {
-      producer.send(
-          QueueRecordFormat.encode(topic.name(), message, byteOffset),
-          (metadata, error) -> acknowledged(future, metadata, error, byteEnd));
-    } catch (InterruptException e) {
-      fail(e);
-      throw new InterruptedException(
-          "interrupted while handing a write to Kafka (queue " + id + ")");
-    } catch (KafkaException e) {
-      fail(e);
-      throw closed();
-    }
-    return future;
-  }
-
-  /** The producer's callback, on its I/O thread, in send order. */
-  private void acknowledged(
-      CompletableFuture<QueuePosition> future,
-      RecordMetadata metadata,
-      Exception error,
-      long byteEnd) {
-    pending.remove(future);
-    if (error != null) {
-      fail(error);
-      future.completeExceptionally(closed());
-      return;
-    }
-    stateLock.lock();
-    try {
-      durableEnd = Math.max(durableEnd, metadata.offset() + 1);
-      durableByteEnd = Math.max(durableByteEnd, byteEnd);
-      durableAdvanced.signalAll();
-    } finally {
-      stateLock.unlock();
-    }
-    future.complete(KafkaPositions.of(metadata.offset()));
-  }
-
-  /** Stops the queue on its first write error; idempotent. */
+  /**
+   * Stops the queue on its first write error (called by the writer, possibly on the producer's I/O
+   * thread); idempotent.
+   */
   private void fail(Throwable cause) {
-    stateLock.lock();
-    try {
+    synchronized (lifecycle) {
       if (state == QueueState.FAILED || state == QueueState.CLOSED) {
         return;
       }
@@ -309,20 +231,11 @@ public final class KafkaStableQueue implements StableQueue {
           new QueueException(
               id, "Kafka did not take a write to topic " + topic.name() + ": " + cause, cause);
       state = QueueState.FAILED;
-      durableAdvanced.signalAll();
-    } finally {
-      stateLock.unlock();
     }
     LOG.error("queue {}: stopped: {}", id, failure.getMessage(), cause);
-    producer.close(Duration.ZERO); // nothing queued behind the failed record is sent
-    failPending();
-  }
-
-  private void failPending() {
-    for (CompletableFuture<QueuePosition> f : List.copyOf(pending)) {
-      pending.remove(f);
-      f.completeExceptionally(closed());
-    }
+    writer.abort(); // nothing queued behind the failed record is sent
+    writer.wakeWaiters();
+    writer.failPending();
   }
 
   private QueueClosedException closed() {
@@ -339,12 +252,7 @@ public final class KafkaStableQueue implements StableQueue {
 
   /** The offset after the last acknowledged record. */
   long durableEnd() {
-    stateLock.lock();
-    try {
-      return durableEnd;
-    } finally {
-      stateLock.unlock();
-    }
+    return writer.endOffset();
   }
 
   /** The oldest offset held, as last known. */
@@ -357,15 +265,7 @@ public final class KafkaStableQueue implements StableQueue {
    * pass; returns the nanoseconds left.
    */
   long awaitDurable(long offset, long nanos) throws InterruptedException {
-    stateLock.lock();
-    try {
-      while (durableEnd <= offset && state == QueueState.RUNNING && nanos > 0) {
-        nanos = durableAdvanced.awaitNanos(nanos);
-      }
-      return nanos;
-    } finally {
-      stateLock.unlock();
-    }
+    return writer.awaitEndAfter(offset, nanos, () -> state == QueueState.RUNNING);
   }
 
   void checkReadable() {
@@ -523,30 +423,29 @@ public final class KafkaStableQueue implements StableQueue {
   @Override
   public CompletableFuture<Void> purge() {
     try {
-      sendLock.lockInterruptibly();
+      checkRunning();
+      long end =
+          writer.afterEverySend(
+              () -> {
+                checkRunning();
+                long e = durableEnd();
+                synchronized (readers) {
+                  deletion.deleteBeforeAndWait(e);
+                  for (String name : List.copyOf(readers.keySet())) {
+                    ReaderMark mark = ReaderMark.startingAt(e);
+                    topic.saveMark(name, mark);
+                    readers.put(name, mark);
+                  }
+                }
+                return e;
+              });
+      LOG.info("queue {}: purged: records before offset {} deleted, readers reset", id, end);
+      return CompletableFuture.completedFuture(null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return CompletableFuture.failedFuture(e);
-    }
-    try {
-      checkRunning();
-      producer.flush();
-      checkRunning();
-      long end = durableEnd();
-      synchronized (readers) {
-        deletion.deleteBeforeAndWait(end);
-        for (String name : List.copyOf(readers.keySet())) {
-          ReaderMark mark = ReaderMark.startingAt(end);
-          topic.saveMark(name, mark);
-          readers.put(name, mark);
-        }
-      }
-      LOG.info("queue {}: purged: records before offset {} deleted, readers reset", id, end);
-      return CompletableFuture.completedFuture(null);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
-    } finally {
-      sendLock.unlock();
     }
   }
 
@@ -559,15 +458,9 @@ public final class KafkaStableQueue implements StableQueue {
   @Override
   public QueueInfo info() {
     long start = Math.max(deletion.heldFrom(), readableStart());
-    long end;
-    long byteEnd;
-    stateLock.lock();
-    try {
-      end = durableEnd;
-      byteEnd = durableByteEnd;
-    } finally {
-      stateLock.unlock();
-    }
+    AcknowledgedWriter.End acknowledged = writer.end();
+    long end = acknowledged.offset();
+    long byteEnd = acknowledged.byteOffset();
     long held = Math.max(0, end - start);
     long allocated = held == 0 ? 0 : byteEnd - byteOffsetAt(start, byteEnd);
     Map<String, ReaderMark> marks;
@@ -615,41 +508,26 @@ public final class KafkaStableQueue implements StableQueue {
   /** Stops accepting writes, waits (within the timeout) for Kafka to acknowledge accepted ones. */
   @Override
   public void close() {
-    stateLock.lock();
-    try {
+    synchronized (lifecycle) {
       if (state == QueueState.CLOSED || state == QueueState.CLOSING) {
         return;
       }
       if (state != QueueState.FAILED) {
         state = QueueState.CLOSING;
       }
-    } finally {
-      stateLock.unlock();
     }
-    sendLock.lock();
     try {
-      producer.close(timeout);
+      writer.close(timeout);
     } catch (RuntimeException e) {
       LOG.warn("queue {}: closing the producer: {}", id, e.toString());
-    } finally {
-      sendLock.unlock();
     }
-    stateLock.lock();
-    try {
+    synchronized (lifecycle) {
       if (state != QueueState.FAILED) {
         state = QueueState.CLOSED;
       }
-      durableAdvanced.signalAll();
-    } finally {
-      stateLock.unlock();
     }
-    failPending();
-    releaseClients();
-    onClose.accept(this);
-    LOG.info("queue {}: closed", id);
-  }
-
-  private void releaseClients() {
+    writer.wakeWaiters();
+    writer.failPending();
     List<KafkaQueueReader> open;
     synchronized (readers) {
       open = List.copyOf(handles.values());
@@ -657,12 +535,11 @@ public final class KafkaStableQueue implements StableQueue {
     }
     open.forEach(KafkaQueueReader::release);
     dumpFetcher.close();
-    if (state == QueueState.FAILED) {
-      producer.close(Duration.ZERO);
-    }
+    onClose.accept(this);
+    LOG.info("queue {}: closed", id);
   }
 
   QueueException failure() {
-    return failure instanceof QueueException qe ? qe : null;
+    return failure;
   }
 }
