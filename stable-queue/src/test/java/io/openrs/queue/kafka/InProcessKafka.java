@@ -8,9 +8,10 @@ import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 /**
- * Real Kafka brokers in the test JVM, KRaft mode (one combined controller per broker's quorum is a
- * separate controller node), listening on the loopback interface only ({@code localhost}, ephemeral
- * ports), logs in a temporary directory deleted on close. Nothing is installed outside the JVM.
+ * Real Kafka brokers in the test JVM, KRaft mode: one controller node and {@code n} broker nodes
+ * ({@code KafkaClusterTestKit}), listening on {@code localhost} (the loopback interface, 127.0.0.1)
+ * at ephemeral ports, their logs in a temporary directory deleted on close. Nothing is installed or
+ * started outside the JVM.
  */
 final class InProcessKafka implements AutoCloseable {
 
