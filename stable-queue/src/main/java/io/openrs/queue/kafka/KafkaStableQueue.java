@@ -272,10 +272,6 @@ public final class KafkaStableQueue implements StableQueue {
     checkRunning();
   }
 
-  Duration timeout() {
-    return timeout;
-  }
-
   // ---- readers -----------------------------------------------------------------------------
 
   @Override
