@@ -37,6 +37,33 @@ class ModuleBoundariesTest {
           .resideInAPackage("io.openrs.queue.file..");
 
   @ArchTest
+  static final ArchRule apiDoesNotDependOnTheKafkaEngine =
+      noClasses()
+          .that()
+          .resideInAPackage("io.openrs.queue")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.openrs.queue.kafka..");
+
+  @ArchTest
+  static final ArchRule fileEngineDoesNotKnowTheKafkaEngine =
+      noClasses()
+          .that()
+          .resideInAPackage("io.openrs.queue.file..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("io.openrs.queue.kafka..", "org.apache.kafka..");
+
+  @ArchTest
+  static final ArchRule kafkaEngineDoesNotKnowTheFileEngine =
+      noClasses()
+          .that()
+          .resideInAPackage("io.openrs.queue.kafka..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.openrs.queue.file..");
+
+  @ArchTest
   static final ArchRule everyThreadIsAWorkerThread =
       classes()
           .that()
