@@ -4,18 +4,11 @@ import static io.openrs.repserver.support.Origin.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.openrs.config.rssd.ConnectionDef;
-import io.openrs.config.rssd.Profile;
-import io.openrs.config.rssd.RepDef;
-import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
-import io.openrs.ltl.TranId;
 import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
-import io.openrs.repserver.support.OutboundContents;
-import io.openrs.repserver.support.OutboundContents.Transaction;
 import io.openrs.repserver.support.ServerProcess;
 import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
@@ -62,23 +55,7 @@ class ServerCrashIT {
             "block_size",
             "16384");
     try (ReplicationServer s = TestServers.start(dir, params)) {
-      ConnectionDef primary = s.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
-      s.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-      s.catalog()
-          .createRepDef(
-              new RepDef(
-                  "orders_rd",
-                  primary.id(),
-                  "shop",
-                  "orders",
-                  "shop",
-                  "orders",
-                  List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-                  List.of("id"),
-                  List.of()));
-      s.catalog()
-          .subscriptions()
-          .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+      AgentReplay.ordersSubscribed(s);
     }
     Path config =
         ServerProcess.writeConfig(
@@ -162,29 +139,8 @@ class ServerCrashIT {
       assertThat(server.stop()).as("graceful shutdown completed:\n%s", server.tail()).isTrue();
     }
 
-    List<TranId> committed = new ArrayList<>();
-    for (LtlCommand c : stream) {
-      if (c instanceof LtlCommand.Commit commit) {
-        committed.add(commit.tran());
-      }
-    }
     try (ReplicationServer s = TestServers.start(dir, params)) {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow()).size()
-                      >= committed.size());
-      List<Transaction> out = OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow());
-      assertThat(out).extracting(Transaction::tran).containsExactlyElementsOf(committed);
-      for (Transaction t : out) {
-        List<LtlCommand.InTransaction> expected =
-            stream.stream()
-                .filter(c -> c instanceof LtlCommand.Insert i && i.tran().equals(t.tran()))
-                .map(LtlCommand.InTransaction.class::cast)
-                .toList();
-        assertThat(t.body()).as("body of %s", t.tran()).containsExactlyElementsOf(expected);
-      }
+      AgentReplay.assertOutboundHoldsEachCommitOnce(s, stream);
     }
   }
 }

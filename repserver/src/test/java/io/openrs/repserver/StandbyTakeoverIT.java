@@ -7,21 +7,14 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.config.param.ParameterValues;
 import io.openrs.config.param.Scope;
-import io.openrs.config.rssd.ConnectionDef;
-import io.openrs.config.rssd.Profile;
-import io.openrs.config.rssd.RepDef;
-import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.config.rssd.Rssd;
 import io.openrs.config.rssd.RssdSettings;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
-import io.openrs.ltl.TranId;
 import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
-import io.openrs.repserver.support.OutboundContents;
-import io.openrs.repserver.support.OutboundContents.Transaction;
 import io.openrs.repserver.support.ReplicateDb;
 import io.openrs.repserver.support.ServerProcess;
 import io.openrs.repserver.support.TestServers;
@@ -138,23 +131,7 @@ class StandbyTakeoverIT {
   void theStandbyTakesOverAfterASigkillAndNothingIsLostOrDoubled() throws Exception {
     try (ReplicationServer s =
         ReplicationServer.start(inProcess(), new SimpleMeterRegistry(), () -> {})) {
-      ConnectionDef primary = s.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
-      s.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-      s.catalog()
-          .createRepDef(
-              new RepDef(
-                  "orders_rd",
-                  primary.id(),
-                  "shop",
-                  "orders",
-                  "shop",
-                  "orders",
-                  List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-                  List.of("id"),
-                  List.of()));
-      s.catalog()
-          .subscriptions()
-          .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+      AgentReplay.ordersSubscribed(s);
     }
     int[] ports = {ServerProcess.freePort(), ServerProcess.freePort()};
     Path[] configs = {config("a.cfg", ports[0]), config("b.cfg", ports[1])};
@@ -243,30 +220,9 @@ class StandbyTakeoverIT {
       assertThat(rssd.lease().read().holder()).as("released by the graceful stop").isEmpty();
     }
 
-    List<TranId> committed = new ArrayList<>();
-    for (LtlCommand c : stream) {
-      if (c instanceof LtlCommand.Commit commit) {
-        committed.add(commit.tran());
-      }
-    }
     try (ReplicationServer s =
         ReplicationServer.start(inProcess(), new SimpleMeterRegistry(), () -> {})) {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow()).size()
-                      >= committed.size());
-      List<Transaction> out = OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow());
-      assertThat(out).extracting(Transaction::tran).containsExactlyElementsOf(committed);
-      for (Transaction t : out) {
-        List<LtlCommand.InTransaction> expected =
-            stream.stream()
-                .filter(c -> c instanceof LtlCommand.Insert i && i.tran().equals(t.tran()))
-                .map(LtlCommand.InTransaction.class::cast)
-                .toList();
-        assertThat(t.body()).as("body of %s", t.tran()).containsExactlyElementsOf(expected);
-      }
+      AgentReplay.assertOutboundHoldsEachCommitOnce(s, stream);
     }
   }
 }

@@ -12,13 +12,13 @@ import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
 import io.openrs.repserver.ReplicationServer;
+import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.ReplicateDb;
 import io.openrs.repserver.support.ServerProcess;
 import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.BatchAnswer;
 import io.openrs.wire.LtlClient;
-import io.openrs.wire.WireProtocol;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,8 +146,8 @@ class ApplyCrashIT {
       List<Integer> appliedAtKills = new ArrayList<>();
       for (int round = 0; round < ROUNDS; round++) {
         try (ServerProcess server = ServerProcess.start(config, Duration.ofSeconds(60))) {
-          LtlClient client = connect(port);
-          int from = resumeIndex(stream, client.welcome().truncationPoint());
+          LtlClient client = AgentReplay.connect(port, "crash-agent");
+          int from = AgentReplay.resumeIndex(stream, client.welcome().truncationPoint());
           List<List<LtlCommand>> batches = Origin.chunks(stream.subList(from, stream.size()), 200);
           int sendBatches = Math.min(batches.size(), 5 + random.nextInt(25));
           List<CompletableFuture<BatchAnswer>> answers = new ArrayList<>();
@@ -183,8 +183,8 @@ class ApplyCrashIT {
       }
 
       try (ServerProcess server = ServerProcess.start(config, Duration.ofSeconds(60))) {
-        LtlClient client = connect(port);
-        int from = resumeIndex(stream, client.welcome().truncationPoint());
+        LtlClient client = AgentReplay.connect(port, "crash-agent");
+        int from = AgentReplay.resumeIndex(stream, client.welcome().truncationPoint());
         for (List<LtlCommand> batch : Origin.chunks(stream.subList(from, stream.size()), 200)) {
           assertThat(client.sendBatch(o.text(batch)).get(60, TimeUnit.SECONDS))
               .isInstanceOf(BatchAnswer.Accepted.class);
@@ -238,38 +238,5 @@ class ApplyCrashIT {
 
   private static Oqid lastOqid(List<LtlCommand> stream) {
     return ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
-  }
-
-  private static LtlClient connect(int port) throws Exception {
-    return LtlClient.connect(
-        "127.0.0.1",
-        port,
-        new LtlCommand.Connect(
-            "pds",
-            "pdb",
-            WireProtocol.MIN_VERSION,
-            WireProtocol.MAX_VERSION,
-            "sa",
-            TestServers.ADMIN_PASSWORD,
-            Optional.of("crash-agent")),
-        Duration.ofSeconds(30));
-  }
-
-  /** The first command of the transaction holding the first command after the truncation point. */
-  private static int resumeIndex(List<LtlCommand> stream, Optional<Oqid> point) {
-    if (point.isEmpty()) {
-      return 0;
-    }
-    int lastBegin = 0;
-    for (int i = 0; i < stream.size(); i++) {
-      LtlCommand.InTransaction c = (LtlCommand.InTransaction) stream.get(i);
-      if (c instanceof LtlCommand.Begin) {
-        lastBegin = i;
-      }
-      if (c.oqid().compareTo(point.get()) > 0) {
-        return lastBegin;
-      }
-    }
-    return stream.size();
   }
 }

@@ -61,4 +61,69 @@ public final class AgentReplay {
     }
     return a.get().compareTo(b.get()) >= 0 ? a : b;
   }
+
+  /**
+   * Sets up what the crash tests replay against: origin {@code pds.pdb}, replicate {@code rds.rdb}
+   * and table {@code shop.orders (id int, note text)} subscribed by it.
+   */
+  public static void ordersSubscribed(io.openrs.repserver.ReplicationServer s) throws Exception {
+    io.openrs.config.rssd.ConnectionDef primary =
+        s.createConnection(
+            "pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, java.util.Map.of());
+    s.createConnection(
+        "rds", "rdb", io.openrs.config.rssd.Profile.POSTGRESQL, false, java.util.Map.of());
+    s.catalog()
+        .createRepDef(
+            new io.openrs.config.rssd.RepDef(
+                "orders_rd",
+                primary.id(),
+                "shop",
+                "orders",
+                "shop",
+                "orders",
+                List.of(
+                    new io.openrs.config.rssd.RepDefColumn("id", "int"),
+                    new io.openrs.config.rssd.RepDefColumn("note", "text")),
+                List.of("id"),
+                List.of()));
+    s.catalog()
+        .subscriptions()
+        .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+  }
+
+  /**
+   * Waits until the outbound queue of {@code rds.rdb} holds as many transactions as {@code stream}
+   * commits, then asserts it holds each committed transaction exactly once, in commit order, with
+   * its inserts.
+   */
+  public static void assertOutboundHoldsEachCommitOnce(
+      io.openrs.repserver.ReplicationServer s, List<LtlCommand> stream) throws Exception {
+    List<io.openrs.ltl.TranId> committed = new java.util.ArrayList<>();
+    for (LtlCommand c : stream) {
+      if (c instanceof LtlCommand.Commit commit) {
+        committed.add(commit.tran());
+      }
+    }
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow()).size()
+                    >= committed.size());
+    List<OutboundContents.Transaction> out =
+        OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow());
+    org.assertj.core.api.Assertions.assertThat(out)
+        .extracting(OutboundContents.Transaction::tran)
+        .containsExactlyElementsOf(committed);
+    for (OutboundContents.Transaction t : out) {
+      List<LtlCommand.InTransaction> expected =
+          stream.stream()
+              .filter(c -> c instanceof LtlCommand.Insert i && i.tran().equals(t.tran()))
+              .map(LtlCommand.InTransaction.class::cast)
+              .toList();
+      org.assertj.core.api.Assertions.assertThat(t.body())
+          .as("body of %s", t.tran())
+          .containsExactlyElementsOf(expected);
+    }
+  }
 }
