@@ -458,9 +458,14 @@ public final class AgentDrainBenchmark {
       ConnectionDef primary =
           server.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
       server.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-      server.createDatabaseRepDef(
-          new DatabaseRepDef("all", primary.id(), List.of(schema + ".%"), List.of()));
-      server.createSubscription("all_sub", "all", true, "rds", "rdb", Optional.empty());
+      server
+          .catalog()
+          .createDatabaseRepDef(
+              new DatabaseRepDef("all", primary.id(), List.of(schema + ".%"), List.of()));
+      server
+          .catalog()
+          .subscriptions()
+          .create("all_sub", "all", true, "rds", "rdb", Optional.empty());
       String inbound = QueueId.inbound(primary.id()).toString();
       long target = counts.changes() + 2 * counts.transactions();
 

@@ -276,8 +276,13 @@ public final class InboundThroughput {
           server.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
       ConnectionDef replicate =
           server.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-      server.createDatabaseRepDef(new DatabaseRepDef("all", primary.id(), List.of(), List.of()));
-      server.createSubscription("all_sub", "all", true, "rds", "rdb", Optional.empty());
+      server
+          .catalog()
+          .createDatabaseRepDef(new DatabaseRepDef("all", primary.id(), List.of(), List.of()));
+      server
+          .catalog()
+          .subscriptions()
+          .create("all_sub", "all", true, "rds", "rdb", Optional.empty());
       FunctionCounter outboundWritten =
           registry
               .find("CmdsWritten")
