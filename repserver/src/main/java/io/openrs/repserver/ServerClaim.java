@@ -21,6 +21,10 @@ record ServerClaim(DirectoryLock lock, Rssd rssd, Optional<ServerLease> lease)
 
   private static final Logger LOG = LoggerFactory.getLogger(ServerClaim.class);
 
+  /** Servers started by this process, for their lease holder names. */
+  private static final java.util.concurrent.atomic.AtomicInteger INSTANCES =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   /**
    * @param onLeaseLost what runs when the lease is lost (the process stops at once)
    * @throws IOException when the directory is locked by a running server, or the RSSD cannot open
@@ -64,15 +68,25 @@ record ServerClaim(DirectoryLock lock, Rssd rssd, Optional<ServerLease> lease)
     }
   }
 
-  /** {@code <rs_name>@<host> pid <pid>}: one per process, as the RSSD's lease row shows it. */
+  /**
+   * {@code <rs_name>@<host> pid <pid>}, and {@code #<n>} for the n-th server this process starts
+   * after its first: one per server, as the RSSD's lease row shows it (a holder may take its own
+   * lease again, so two servers must never share a name).
+   */
   private static String holderName(ServerSettings settings) {
+    int instance = INSTANCES.incrementAndGet();
     String host;
     try {
       host = InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {
       host = "unknown-host";
     }
-    return settings.name() + "@" + host + " pid " + ProcessHandle.current().pid();
+    return settings.name()
+        + "@"
+        + host
+        + " pid "
+        + ProcessHandle.current().pid()
+        + (instance > 1 ? " #" + instance : "");
   }
 
   /** Gives the lease up, then the RSSD and the directory lock. */
