@@ -21,6 +21,7 @@ import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.OutboundContents;
 import io.openrs.repserver.support.OutboundContents.Transaction;
+import io.openrs.repserver.support.ServerProcess;
 import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
 import java.nio.file.Path;
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A server with {@code queue_engine = kafka} on a real broker in the test JVM: an agent's committed
  * transactions reach the outbound queue once each, in commit order; after a restart on the same
  * cluster the server resumes from its truncation point and a resending agent causes no duplicates;
- * the admin commands show the Kafka queues and no partitions.
+ * the admin commands show the Kafka queues and no partitions; a start the engine cannot serve fails
+ * naming what is wrong.
  */
 class KafkaQueueEngineIT {
 
@@ -85,7 +87,7 @@ class KafkaQueueEngineIT {
         s.partitions(),
         s.rssd(),
         s.initialAdminPassword(),
-        Map.of("client.id", "openrs-kafka-it"));
+        Map.of("producer.linger.ms", "1"));
   }
 
   private ReplicationServer start(String rsName) throws Exception {
@@ -249,6 +251,22 @@ class KafkaQueueEngineIT {
     assertThatThrownBy(() -> ReplicationServer.start(tooFewReplicas, new SimpleMeterRegistry()))
         .hasMessageContaining("kafka_min_insync_replicas")
         .hasMessageContaining("min.insync.replicas must be 1..1");
+  }
+
+  @Test
+  void aClusterThatCannotBeReachedStopsTheStartNamingIt() throws Exception {
+    String nobody = "127.0.0.1:" + ServerProcess.freePort();
+    ServerSettings unreachable =
+        kafkaSettings("KAFKA_DOWN_RS", Map.of("kafka_bootstrap_servers", nobody));
+    assertThatThrownBy(() -> ReplicationServer.start(unreachable, new SimpleMeterRegistry()))
+        .hasMessageStartingWith(
+            "queue_engine = kafka: cannot open the stable queues in the Kafka cluster at "
+                + nobody
+                + " (kafka_bootstrap_servers): Kafka engine: cannot reach the cluster");
+    // The failed start released what it held: the same directory starts on the real cluster.
+    try (ReplicationServer s = start("KAFKA_DOWN_RS")) {
+      assertThat(s.queueInfos()).isEmpty();
+    }
   }
 
   private static List<List<String>> rows(Statement s, String command) throws SQLException {
