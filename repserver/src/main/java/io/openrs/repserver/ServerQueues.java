@@ -47,6 +47,9 @@ final class ServerQueues implements AutoCloseable {
       KafkaEngineConfig config = kafkaConfig(settings);
       try {
         return new ServerQueues(KafkaQueueManager.open(config), Optional.empty());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "queue_engine = kafka: a kafka.<property> line: " + e.getMessage(), e);
       } catch (RuntimeException e) {
         throw new IllegalStateException(
             "queue_engine = kafka: cannot open the stable queues in the Kafka cluster at "

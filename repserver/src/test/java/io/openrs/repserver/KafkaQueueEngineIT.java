@@ -73,6 +73,11 @@ class KafkaQueueEngineIT {
 
   /** A server on the broker, its queues' topics named after {@code rsName}. */
   private ServerSettings kafkaSettings(String rsName, Map<String, String> more) {
+    return kafkaSettings(rsName, more, Map.of("producer.linger.ms", "1"));
+  }
+
+  private ServerSettings kafkaSettings(
+      String rsName, Map<String, String> more, Map<String, String> clientProperties) {
     Map<String, String> p = new HashMap<>();
     p.put("queue_engine", "kafka");
     p.put("kafka_bootstrap_servers", kafka.bootstrapServers());
@@ -87,7 +92,7 @@ class KafkaQueueEngineIT {
         s.partitions(),
         s.rssd(),
         s.initialAdminPassword(),
-        Map.of("producer.linger.ms", "1"));
+        clientProperties);
   }
 
   private ReplicationServer start(String rsName) throws Exception {
@@ -251,6 +256,10 @@ class KafkaQueueEngineIT {
     assertThatThrownBy(() -> ReplicationServer.start(tooFewReplicas, new SimpleMeterRegistry()))
         .hasMessageContaining("kafka_min_insync_replicas")
         .hasMessageContaining("min.insync.replicas must be 1..1");
+    ServerSettings weakAcks = kafkaSettings("KAFKA_BAD_RS", Map.of(), Map.of("producer.acks", "1"));
+    assertThatThrownBy(() -> ReplicationServer.start(weakAcks, new SimpleMeterRegistry()))
+        .hasMessageStartingWith("queue_engine = kafka: a kafka.<property> line: ")
+        .hasMessageContaining("client property acks (or producer.acks) = '1' is not allowed");
   }
 
   @Test

@@ -57,9 +57,15 @@ public final class KafkaQueueManager implements QueueManager {
     this.admin = admin;
   }
 
-  /** Connects to the cluster (checked within the operation timeout). */
+  /**
+   * Checks the client properties (a value that would weaken the durability rule is refused, naming
+   * it, before any connection), then connects to the cluster (checked within the operation
+   * timeout).
+   */
   public static KafkaQueueManager open(KafkaEngineConfig config) {
     KafkaClientProperties clients = new KafkaClientProperties(config);
+    clients.producer("openrs-" + config.serverName() + "-check", 0);
+    clients.consumer("openrs-" + config.serverName() + "-check");
     Admin admin = Admin.create(clients.admin("openrs-" + config.serverName() + "-admin"));
     KafkaQueueManager m = new KafkaQueueManager(config, admin);
     try {
