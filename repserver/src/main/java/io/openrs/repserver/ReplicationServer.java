@@ -14,10 +14,9 @@ import io.openrs.ltl.Oqid;
 import io.openrs.pgwire.PgServer;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
+import io.openrs.queue.QueueManager;
 import io.openrs.queue.StableQueue;
-import io.openrs.queue.file.FileQueueManager;
 import io.openrs.queue.file.PartitionInfo;
-import io.openrs.queue.file.PartitionSpec;
 import io.openrs.repserver.admin.AdminService;
 import io.openrs.repserver.admin.ServerControl;
 import io.openrs.repserver.catalog.Catalog;
@@ -81,7 +80,7 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
   private final StsCache sts;
   private final ReplicationRules rules;
   private final Catalog catalog;
-  private final FileQueueManager queues;
+  private final ServerQueues queues;
   private final ScheduledExecutorService rssdWriter;
   private final ReplicateDsis dsis;
   private final Map<Integer, OriginPipeline> origins = new ConcurrentHashMap<>();
@@ -104,15 +103,11 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted while waiting for the server lease");
     }
-    FileQueueManager q = null;
+    ServerQueues q = null;
     try {
       this.rssd = claim.rssd();
       this.parameters = EffectiveParameters.layerRssdValues(settings.parameters(), rssd);
       ParameterValues p = parameters;
-      // sqm_segment_size may come from the RSSD: every partition must hold one segment of it.
-      for (PartitionSpec partition : settings.partitions()) {
-        partition.requireRoomForSegment(p.getLong("sqm_segment_size"));
-      }
       this.sts =
           new StsCache(
               rssd, p.getInt("sts_cachesize"), EffectiveParameters.fullyCachedTables(p), registry);
@@ -121,12 +116,7 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
       if (catalog.ensureAdministrator(ADMIN_USER, settings.initialAdminPassword())) {
         LOG.info("created administrator {} in the RSSD", ADMIN_USER);
       }
-      q =
-          FileQueueManager.open(
-              settings.directory().resolve("queues"),
-              settings.partitions(),
-              registry,
-              Clock.SYSTEM);
+      q = ServerQueues.open(settings, p, registry);
       this.queues = q;
       this.dsis =
           new ReplicateDsis(
@@ -246,14 +236,19 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
             new OutboundQueue(
                 id,
                 c.name(),
-                queues.openOrCreateQueue(
-                    QueueId.outbound(id), EffectiveParameters.queueSettings(parameters, true))));
+                queues
+                    .manager()
+                    .openOrCreateQueue(
+                        QueueId.outbound(id),
+                        EffectiveParameters.queueSettings(parameters, true))));
   }
 
   private OriginPipeline startOrigin(ConnectionDef c) throws IOException {
     StableQueue inbound =
-        queues.openOrCreateQueue(
-            QueueId.inbound(c.id()), EffectiveParameters.queueSettings(parameters, false));
+        queues
+            .manager()
+            .openOrCreateQueue(
+                QueueId.inbound(c.id()), EffectiveParameters.queueSettings(parameters, false));
     Optional<Oqid> lastWritten = QueueScan.lastOqid(inbound);
     Optional<Locator> stored = rssd.locators().find(c.id());
     Optional<Oqid> storedOqid = stored.filter(l -> l.oqid().length > 0).map(l -> Oqid.of(l.oqid()));
@@ -313,8 +308,8 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
 
   /**
    * Hands {@code sqm_warning_thr1}, {@code sqm_warning_thr2} and {@code sqm_warning_thr_ind} to the
-   * stable device manager: at start, then every 5 s (they take effect immediately, so a value set
-   * by {@code configure replication server} is read from the RSSD).
+   * file engine (Kafka has none): at start, then every 5 s (they take effect immediately, so a
+   * value set by {@code configure replication server} is read from the RSSD).
    */
   private void applySpaceWarnings() {
     try {
@@ -398,10 +393,10 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
     if (p != null) {
       origins.remove(c.id());
       p.close();
-      queues.dropQueue(QueueId.inbound(c.id()));
+      queues.manager().dropQueue(QueueId.inbound(c.id()));
     }
     if (outbound.remove(c.id()) != null) {
-      queues.dropQueue(QueueId.outbound(c.id()));
+      queues.manager().dropQueue(QueueId.outbound(c.id()));
     }
   }
 
@@ -509,19 +504,19 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
     return rssd;
   }
 
-  /** The stable queues. */
-  public FileQueueManager queues() {
-    return queues;
+  /** The stable queues, on the engine of {@code queue_engine}. */
+  public QueueManager queues() {
+    return queues.manager();
   }
 
   @Override
   public List<QueueInfo> queueInfos() {
-    return queues.queueInfos();
+    return queues.manager().queueInfos();
   }
 
   @Override
   public Optional<StableQueue> queue(QueueId id) {
-    return queues.queue(id);
+    return queues.manager().queue(id);
   }
 
   @Override

@@ -24,19 +24,26 @@ import java.util.function.Function;
  *
  * <pre>
  * partition.&lt;name&gt; = &lt;directory&gt; &lt;size&gt;   # a stable queue partition, e.g. /srv/openrs/p1 4g
+ * kafka.&lt;property&gt; = &lt;value&gt;               # a Kafka client property (queue_engine = kafka)
  * rssd_user = &lt;user&gt;                          # RSSD login when rssd_url is a JDBC URL
  * rssd_password_env | rssd_password_file       # where its password is (never the password)
  * admin_password_env | admin_password_file     # the first administrator's password, first start
  * </pre>
  *
  * Passwords are given only by reference (an environment variable or a file) so they never sit in
- * the configuration file or in logs; a line setting a password directly is an error. Every error
- * names the file and line.
+ * the configuration file or in logs; a line setting a password directly is an error. A {@code
+ * kafka.} line is passed to the Kafka engine's clients as it is (e.g. {@code
+ * kafka.security.protocol = SASL_SSL}); its value is never logged, since some ({@code
+ * sasl.jaas.config}, {@code ssl.keystore.password}) hold secrets, which Kafka's config providers
+ * can keep out of the file. Partition lines belong to the file engine and are refused with {@code
+ * queue_engine = kafka}. Every error names the file and line.
  */
 public final class ServerConfigFile {
 
   /** Environment variable read for the first administrator's password when the file names none. */
   public static final String ADMIN_PASSWORD_ENV = "OPENRS_ADMIN_PASSWORD";
+
+  private static final String KAFKA_PREFIX = "kafka.";
 
   private ServerConfigFile() {}
 
@@ -53,6 +60,7 @@ public final class ServerConfigFile {
     List<PartitionSpec> partitions = new ArrayList<>();
     List<Integer> partitionLines = new ArrayList<>();
     Map<String, String> extra = new LinkedHashMap<>();
+    Map<String, String> kafka = new LinkedHashMap<>();
     for (int i = 0; i < lines.size(); i++) {
       int lineNo = i + 1;
       String line = lines.get(i).strip();
@@ -68,6 +76,11 @@ public final class ServerConfigFile {
       if (key.startsWith("partition.")) {
         partitions.add(partition(file, lineNo, base, key.substring("partition.".length()), value));
         partitionLines.add(lineNo);
+      } else if (key.startsWith(KAFKA_PREFIX)) {
+        String property = key.substring(KAFKA_PREFIX.length());
+        if (property.isEmpty() || kafka.put(property, value) != null) {
+          throw error(file, lineNo, key + " is empty or set twice");
+        }
       } else if (key.endsWith("password")) {
         throw error(
             file,
@@ -93,6 +106,12 @@ public final class ServerConfigFile {
       values = ParameterValues.of(Scope.SERVER, parameters);
     } catch (InvalidConfigurationException e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+    }
+    if (values.getString("queue_engine").equals("kafka") && !partitions.isEmpty()) {
+      throw error(
+          file,
+          partitionLines.get(0),
+          "partition lines are for queue_engine = file; with kafka the brokers hold the queues");
     }
     long segmentBytes = values.getLong("sqm_segment_size");
     for (int i = 0; i < partitions.size(); i++) {
@@ -127,7 +146,7 @@ public final class ServerConfigFile {
       }
     }
     return new ServerSettings(
-        values.getString("rs_name"), dataDirectory, values, partitions, rssd, admin);
+        values.getString("rs_name"), dataDirectory, values, partitions, rssd, admin, kafka);
   }
 
   private static Optional<char[]> secret(

@@ -5,6 +5,7 @@ import io.openrs.config.rssd.RssdSettings;
 import io.openrs.queue.file.PartitionSpec;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,6 +20,8 @@ import java.util.Optional;
  * @param partitions stable queue partitions, in allocation order
  * @param rssd where the RSSD is
  * @param initialAdminPassword the password of user {@code sa} when the RSSD has no user yet
+ * @param kafkaClientProperties Kafka client properties ({@code kafka.<property>} lines) for {@code
+ *     queue_engine = kafka}; their values may be secrets and are never shown
  */
 public record ServerSettings(
     String name,
@@ -26,7 +29,19 @@ public record ServerSettings(
     ParameterValues parameters,
     List<PartitionSpec> partitions,
     RssdSettings rssd,
-    Optional<char[]> initialAdminPassword) {
+    Optional<char[]> initialAdminPassword,
+    Map<String, String> kafkaClientProperties) {
+
+  /** Settings without Kafka client properties. */
+  public ServerSettings(
+      String name,
+      Path directory,
+      ParameterValues parameters,
+      List<PartitionSpec> partitions,
+      RssdSettings rssd,
+      Optional<char[]> initialAdminPassword) {
+    this(name, directory, parameters, partitions, rssd, initialAdminPassword, Map.of());
+  }
 
   public ServerSettings {
     Objects.requireNonNull(name, "name");
@@ -37,6 +52,7 @@ public record ServerSettings(
       throw new IllegalArgumentException("a server needs at least one partition");
     }
     Objects.requireNonNull(rssd, "rssd");
+    kafkaClientProperties = Map.copyOf(kafkaClientProperties);
   }
 
   @Override
@@ -51,6 +67,8 @@ public record ServerSettings(
         + rssd
         + ", initialAdminPassword="
         + (initialAdminPassword.isPresent() ? "(set)" : "(none)")
+        + ", kafkaClientProperties="
+        + new java.util.TreeSet<>(kafkaClientProperties.keySet())
         + "]";
   }
 }

@@ -55,6 +55,53 @@ class ServerConfigFileTest {
   }
 
   @Test
+  void kafkaLinesGoToTheKafkaEngineAndTheirValuesAreNeverShown() throws Exception {
+    ServerSettings s =
+        parse(
+            Map.of("OPENRS_ADMIN_PASSWORD", "pw"),
+            "rs_name = SITE_A",
+            "queue_engine = kafka",
+            "kafka_bootstrap_servers = k1:9092,k2:9092",
+            "kafka.security.protocol = SASL_SSL",
+            "kafka.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule"
+                + " required username=\"rs\" password=\"hunter2\";");
+    assertThat(s.kafkaClientProperties())
+        .containsEntry("security.protocol", "SASL_SSL")
+        .containsKey("sasl.jaas.config");
+    assertThat(s.toString()).contains("sasl.jaas.config").doesNotContain("hunter2");
+    var config = ServerQueues.kafkaConfig(s);
+    assertThat(config.serverName()).isEqualTo("SITE_A");
+    assertThat(config.bootstrapServers()).isEqualTo("k1:9092,k2:9092");
+    assertThat(config.replicationFactor()).isEqualTo((short) 3);
+    assertThat(config.minInsyncReplicas()).isEqualTo(2);
+    assertThat(config.clientProperties()).isEqualTo(s.kafkaClientProperties());
+    assertThat(config.toString()).contains("sasl.jaas.config").doesNotContain("hunter2");
+  }
+
+  @Test
+  void partitionLinesAreRefusedWithTheKafkaEngine() {
+    Path cfg = dir.resolve("repserver.cfg");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("OPENRS_ADMIN_PASSWORD", "pw"),
+                    "queue_engine = kafka",
+                    "kafka_bootstrap_servers = k1:9092",
+                    "partition.p1 = p1 1g"))
+        .hasMessage(
+            cfg
+                + ":3: partition lines are for queue_engine = file; with kafka the brokers hold"
+                + " the queues");
+  }
+
+  @Test
+  void theKafkaEngineWithoutBootstrapServersIsRefusedNamingTheParameter() throws Exception {
+    ServerSettings s = parse(Map.of("OPENRS_ADMIN_PASSWORD", "pw"), "queue_engine = kafka");
+    assertThatThrownBy(() -> ServerQueues.kafkaConfig(s))
+        .hasMessageStartingWith("queue_engine = kafka needs kafka_bootstrap_servers");
+  }
+
+  @Test
   void defaultsGiveAnEmbeddedRssdAndOnePartition() throws Exception {
     ServerSettings s = parse(Map.of("OPENRS_ADMIN_PASSWORD", "pw"), "rs_name = X");
     assertThat(s.rssd().isH2()).isTrue();

@@ -7,8 +7,9 @@
  * ({@link io.openrs.queue.QueueSettings}), the admin views ({@link io.openrs.queue.QueueInfo},
  * {@link io.openrs.queue.ReaderInfo}), the exceptions and the catalogue of monitor counters ({@link
  * io.openrs.queue.QueueCounter}). Messages are opaque byte arrays: nothing here knows what is
- * inside them. Two engines implement the interfaces: files in {@code io.openrs.queue.file} (the one
- * the server uses) and Kafka topics in {@code io.openrs.queue.kafka}.
+ * inside them. Two engines implement the interfaces ({@link io.openrs.queue.QueueManager} among
+ * them): files in {@code io.openrs.queue.file} and Kafka topics in {@code io.openrs.queue.kafka};
+ * the server's {@code queue_engine} chooses one.
  *
  * <p>Threads: values and settings are immutable and shared freely. A {@link
  * io.openrs.queue.StableQueue} is thread-safe (any number of producer threads); each {@link

@@ -78,6 +78,46 @@ final class StandardParameters {
                     + " (rssd_url on PostgreSQL); docs/scale-out.md.")
             .build());
     all.add(
+        startup("queue_engine", ENUM)
+            .dflt("file")
+            .values("file", "kafka")
+            .doc(
+                "Where the stable queues are. file: segments in the partitions of the start-up"
+                    + " file (partition.<name> lines; the default partition under data_directory)."
+                    + " kafka: one topic per queue in the Kafka cluster of kafka_bootstrap_servers,"
+                    + " named after rs_name, so the two servers of a standby pair share them;"
+                    + " partition lines are refused. docs/stable-queue.md.")
+            .build());
+    all.add(
+        startup("kafka_bootstrap_servers", STRING)
+            .dflt("")
+            .range(0, 2000)
+            .doc(
+                "With queue_engine kafka (needed then): the cluster's bootstrap.servers, e.g."
+                    + " `k1:9092,k2:9092`. The server does not start when it cannot reach the"
+                    + " cluster within 30 s, and says so. Other client properties (TLS, SASL)"
+                    + " are `kafka.<property> = value` lines of the start-up file.")
+            .build());
+    all.add(
+        startup("kafka_replication_factor", INTEGER)
+            .unit("replicas")
+            .dflt("3")
+            .range(1, 32)
+            .doc(
+                "With queue_engine kafka: replicas of each queue topic the server creates (a topic"
+                    + " that exists keeps its own).")
+            .build());
+    all.add(
+        startup("kafka_min_insync_replicas", INTEGER)
+            .unit("replicas")
+            .dflt("2")
+            .range(1, 32)
+            .doc(
+                "With queue_engine kafka: min.insync.replicas of each queue topic the server"
+                    + " creates, at most kafka_replication_factor. A write is acknowledged to the"
+                    + " agent only once this many replicas hold it.")
+            .build());
+    all.add(
         startup("data_directory", PATH)
             .dflt("data")
             .doc(

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.openrs.queue.QueueException;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
+import io.openrs.queue.QueueManager;
 import io.openrs.queue.QueueSettings;
 import io.openrs.queue.QueueType;
 import io.openrs.queue.StableQueue;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * waits on its condition, which is signalled whenever space may have appeared (a segment freed, a
  * partition added, a reader confirmation, a shutdown).
  */
-public final class FileQueueManager implements AutoCloseable {
+public final class FileQueueManager implements QueueManager {
 
   private static final Logger LOG = LoggerFactory.getLogger(FileQueueManager.class);
 
@@ -475,6 +476,7 @@ public final class FileQueueManager implements AutoCloseable {
   }
 
   /** Opens the queue if it exists, else creates it. */
+  @Override
   public StableQueue openOrCreateQueue(QueueId id, QueueSettings settings) {
     return queueIds().contains(id) ? openQueue(id, settings) : createQueue(id, settings);
   }
@@ -503,11 +505,13 @@ public final class FileQueueManager implements AutoCloseable {
   }
 
   /** The open queue, if any. */
+  @Override
   public Optional<StableQueue> queue(QueueId id) {
     return Optional.ofNullable(open.get(id));
   }
 
   /** Every queue that exists (has metadata), open or not. */
+  @Override
   public Set<QueueId> queueIds() {
     Set<QueueId> ids = new TreeSet<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(stateDirectory)) {
@@ -521,6 +525,7 @@ public final class FileQueueManager implements AutoCloseable {
   }
 
   /** {@code admin who, sqm} for every open queue. */
+  @Override
   public List<QueueInfo> queueInfos() {
     return open.values().stream()
         .map(FileStableQueue::info)
@@ -532,6 +537,7 @@ public final class FileQueueManager implements AutoCloseable {
    * Drops a queue and all its data: closes it if open, renames its metadata {@code .deleted},
    * deletes its segments, then the metadata (a crash in between is finished at the next start).
    */
+  @Override
   public void dropQueue(QueueId id) throws IOException {
     FileStableQueue q = open.get(id);
     if (q != null) {

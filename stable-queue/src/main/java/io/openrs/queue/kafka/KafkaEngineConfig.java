@@ -61,6 +61,24 @@ public record KafkaEngineConfig(
     }
   }
 
+  /** Names the client properties without their values, which may hold secrets. */
+  @Override
+  public String toString() {
+    return "KafkaEngineConfig[serverName="
+        + serverName
+        + ", bootstrapServers="
+        + bootstrapServers
+        + ", replicationFactor="
+        + replicationFactor
+        + ", minInsyncReplicas="
+        + minInsyncReplicas
+        + ", clientProperties="
+        + new java.util.TreeSet<>(clientProperties.keySet())
+        + ", operationTimeout="
+        + operationTimeout
+        + "]";
+  }
+
   /** One broker, no replication, 30 s timeouts: for development and tests. */
   public static KafkaEngineConfig singleBroker(String serverName, String bootstrapServers) {
     return new KafkaEngineConfig(

@@ -3,6 +3,7 @@ package io.openrs.queue.kafka;
 import io.openrs.queue.QueueException;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
+import io.openrs.queue.QueueManager;
 import io.openrs.queue.QueueSettings;
 import io.openrs.queue.StableQueue;
 import java.time.Duration;
@@ -27,11 +28,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka engine's counterpart of {@code FileQueueManager}: creates, opens and drops queues held
- * in topics of one cluster, and lists them with their backlog. It offers the file manager's queue
- * methods ({@code createQueue}, {@code openQueue}, {@code openOrCreateQueue}, {@code queue}, {@code
- * queueIds}, {@code queueInfos}, {@code dropQueue}, {@code close}); partitions and space warnings
- * have no Kafka counterpart (the cluster's disks are the brokers' business).
+ * The Kafka engine's {@link QueueManager}: creates, opens and drops queues held in topics of one
+ * cluster, and lists them with their backlog. Partitions and space warnings, which the file engine
+ * has beside the interface, have no Kafka counterpart (the cluster's disks are the brokers'
+ * business).
  *
  * <p>A queue's topic is created with one partition, the configured replication factor and {@code
  * min.insync.replicas}, no time or size retention ({@code retention.ms=-1}, {@code
@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class KafkaQueueManager implements AutoCloseable {
+public final class KafkaQueueManager implements QueueManager {
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaQueueManager.class);
 
@@ -57,9 +57,15 @@ public final class KafkaQueueManager implements AutoCloseable {
     this.admin = admin;
   }
 
-  /** Connects to the cluster (checked within the operation timeout). */
+  /**
+   * Checks the client properties (a value that would weaken the durability rule is refused, naming
+   * it, before any connection), then connects to the cluster (checked within the operation
+   * timeout).
+   */
   public static KafkaQueueManager open(KafkaEngineConfig config) {
     KafkaClientProperties clients = new KafkaClientProperties(config);
+    clients.producer("openrs-" + config.serverName() + "-check", 0);
+    clients.consumer("openrs-" + config.serverName() + "-check");
     Admin admin = Admin.create(clients.admin("openrs-" + config.serverName() + "-admin"));
     KafkaQueueManager m = new KafkaQueueManager(config, admin);
     try {
@@ -153,6 +159,7 @@ public final class KafkaQueueManager implements AutoCloseable {
   }
 
   /** Opens the queue if its topic exists, else creates it. */
+  @Override
   public StableQueue openOrCreateQueue(QueueId id, QueueSettings settings) {
     return queueIds().contains(id) ? openQueue(id, settings) : createQueue(id, settings);
   }
@@ -177,11 +184,13 @@ public final class KafkaQueueManager implements AutoCloseable {
   }
 
   /** The open queue, if any. */
+  @Override
   public Optional<StableQueue> queue(QueueId id) {
     return Optional.ofNullable(open.get(id));
   }
 
   /** Every queue of this server that exists in the cluster (has a topic), open or not. */
+  @Override
   public Set<QueueId> queueIds() {
     Set<QueueId> ids = new TreeSet<>();
     for (String topic : await("list topics", admin.listTopics().names())) {
@@ -191,6 +200,7 @@ public final class KafkaQueueManager implements AutoCloseable {
   }
 
   /** {@code admin who, sqm} for every open queue. */
+  @Override
   public List<QueueInfo> queueInfos() {
     return open.values().stream()
         .map(KafkaStableQueue::info)
@@ -199,6 +209,7 @@ public final class KafkaQueueManager implements AutoCloseable {
   }
 
   /** Drops a queue and all its data: closes it if open, deletes its readers' groups and topic. */
+  @Override
   public void dropQueue(QueueId id) {
     KafkaStableQueue q = open.get(id);
     if (q != null) {

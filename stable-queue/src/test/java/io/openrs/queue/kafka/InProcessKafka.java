@@ -11,9 +11,9 @@ import org.apache.kafka.common.test.TestKitNodes;
  * Real Kafka brokers in the test JVM, KRaft mode: one controller node and {@code n} broker nodes
  * ({@code KafkaClusterTestKit}), listening on {@code localhost} (the loopback interface, 127.0.0.1)
  * at ephemeral ports, their logs in a temporary directory deleted on close. Nothing is installed or
- * started outside the JVM.
+ * started outside the JVM. Public for the repserver module's tests (this module's test-jar).
  */
-final class InProcessKafka implements AutoCloseable {
+public final class InProcessKafka implements AutoCloseable {
 
   private final KafkaClusterTestKit cluster;
   private final Path baseDir;
@@ -27,7 +27,7 @@ final class InProcessKafka implements AutoCloseable {
    * Starts {@code brokers} brokers and one controller; topics default to what the queue engine asks
    * for (it always says replication factor and min.insync.replicas).
    */
-  static InProcessKafka start(int brokers) throws Exception {
+  public static InProcessKafka start(int brokers) throws Exception {
     Path base = Files.createTempDirectory("openrs-kafka-");
     KafkaClusterTestKit cluster =
         new KafkaClusterTestKit.Builder(
@@ -55,7 +55,7 @@ final class InProcessKafka implements AutoCloseable {
     return new InProcessKafka(cluster, base);
   }
 
-  String bootstrapServers() {
+  public String bootstrapServers() {
     return cluster.bootstrapServers();
   }
 

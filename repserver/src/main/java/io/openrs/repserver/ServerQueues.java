@@ -1,0 +1,119 @@
+package io.openrs.repserver;
+
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.openrs.config.param.ParameterValues;
+import io.openrs.queue.QueueManager;
+import io.openrs.queue.file.FileQueueManager;
+import io.openrs.queue.file.PartitionInfo;
+import io.openrs.queue.file.PartitionSpec;
+import io.openrs.queue.kafka.KafkaEngineConfig;
+import io.openrs.queue.kafka.KafkaQueueManager;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The server's stable queues on the engine its start-up file chooses ({@code queue_engine}): the
+ * {@link QueueManager} the server uses for every queue, and the file engine's own features
+ * (partitions, space warnings), which exist only with {@code queue_engine = file}.
+ *
+ * <p>With {@code kafka} the queues are topics of the cluster at {@code kafka_bootstrap_servers},
+ * named after {@code rs_name}; the server does not start when it cannot reach the cluster within
+ * {@link #KAFKA_OPERATION_TIMEOUT} and says which cluster it tried.
+ */
+final class ServerQueues implements AutoCloseable {
+
+  /** The bound on each blocking call to the Kafka cluster, reaching it at start included. */
+  static final Duration KAFKA_OPERATION_TIMEOUT = Duration.ofSeconds(30);
+
+  private final QueueManager manager;
+  private final Optional<FileQueueManager> files;
+
+  private ServerQueues(QueueManager manager, Optional<FileQueueManager> files) {
+    this.manager = manager;
+    this.files = files;
+  }
+
+  /**
+   * Opens the queue manager of {@code queue_engine}; {@code effective} are the parameters with the
+   * RSSD's values (the partitions must hold a segment of the effective {@code sqm_segment_size}).
+   */
+  static ServerQueues open(
+      ServerSettings settings, ParameterValues effective, MeterRegistry registry)
+      throws IOException {
+    if (isKafka(settings)) {
+      KafkaEngineConfig config = kafkaConfig(settings);
+      try {
+        return new ServerQueues(KafkaQueueManager.open(config), Optional.empty());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "queue_engine = kafka: a kafka.<property> line: " + e.getMessage(), e);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "queue_engine = kafka: cannot open the stable queues in the Kafka cluster at "
+                + config.bootstrapServers()
+                + " (kafka_bootstrap_servers): "
+                + e.getMessage(),
+            e);
+      }
+    }
+    for (PartitionSpec partition : settings.partitions()) {
+      partition.requireRoomForSegment(effective.getLong("sqm_segment_size"));
+    }
+    FileQueueManager f =
+        FileQueueManager.open(
+            settings.directory().resolve("queues"), settings.partitions(), registry, Clock.SYSTEM);
+    return new ServerQueues(f, Optional.of(f));
+  }
+
+  static boolean isKafka(ServerSettings settings) {
+    return settings.parameters().getString("queue_engine").equals("kafka");
+  }
+
+  /** The Kafka engine's configuration from the start-up file; names what is missing or wrong. */
+  static KafkaEngineConfig kafkaConfig(ServerSettings settings) {
+    ParameterValues p = settings.parameters();
+    String bootstrap = p.getString("kafka_bootstrap_servers");
+    if (bootstrap.isBlank()) {
+      throw new IllegalArgumentException(
+          "queue_engine = kafka needs kafka_bootstrap_servers (the Kafka cluster's"
+              + " bootstrap.servers, e.g. k1:9092,k2:9092)");
+    }
+    try {
+      return new KafkaEngineConfig(
+          settings.name(),
+          bootstrap,
+          (short) p.getInt("kafka_replication_factor"),
+          p.getInt("kafka_min_insync_replicas"),
+          settings.kafkaClientProperties(),
+          KAFKA_OPERATION_TIMEOUT);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "queue_engine = kafka (rs_name, kafka_replication_factor, kafka_min_insync_replicas): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** The queue manager of the engine in use. */
+  QueueManager manager() {
+    return manager;
+  }
+
+  /** The file engine's partitions; none with Kafka (the brokers hold the data). */
+  List<PartitionInfo> partitions() {
+    return files.map(FileQueueManager::partitions).orElse(List.of());
+  }
+
+  /** Hands the stable storage warning thresholds to the file engine; Kafka has none. */
+  void setSpaceWarnings(int thr1, int thr2, int thrInd) {
+    files.ifPresent(f -> f.setSpaceWarnings(thr1, thr2, thrInd));
+  }
+
+  @Override
+  public void close() {
+    manager.close();
+  }
+}

@@ -1,0 +1,295 @@
+package io.openrs.repserver;
+
+import static io.openrs.repserver.support.Origin.col;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.openrs.config.rssd.ConnectionDef;
+import io.openrs.config.rssd.Profile;
+import io.openrs.config.rssd.RepDef;
+import io.openrs.config.rssd.RepDefColumn;
+import io.openrs.ltl.LtlCommand;
+import io.openrs.ltl.Oqid;
+import io.openrs.ltl.TableName;
+import io.openrs.ltl.TranId;
+import io.openrs.queue.QueueId;
+import io.openrs.queue.QueueInfo;
+import io.openrs.queue.kafka.InProcessKafka;
+import io.openrs.repserver.support.AgentReplay;
+import io.openrs.repserver.support.Origin;
+import io.openrs.repserver.support.OutboundContents;
+import io.openrs.repserver.support.OutboundContents.Transaction;
+import io.openrs.repserver.support.ServerProcess;
+import io.openrs.repserver.support.TestServers;
+import io.openrs.wire.LtlClient;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server with {@code queue_engine = kafka} on a real broker in the test JVM: an agent's committed
+ * transactions reach the outbound queue once each, in commit order; after a restart on the same
+ * cluster the server resumes from its truncation point and a resending agent causes no duplicates;
+ * the admin commands show the Kafka queues and no partitions; a start the engine cannot serve fails
+ * naming what is wrong.
+ */
+class KafkaQueueEngineIT {
+
+  private static final TableName ORDERS = new TableName("shop", "orders");
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  private static InProcessKafka kafka;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startBroker() throws Exception {
+    kafka = InProcessKafka.start(1);
+  }
+
+  @AfterAll
+  static void stopBroker() throws Exception {
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  /** A server on the broker, its queues' topics named after {@code rsName}. */
+  private ServerSettings kafkaSettings(String rsName, Map<String, String> more) {
+    return kafkaSettings(rsName, more, Map.of("producer.linger.ms", "1"));
+  }
+
+  private ServerSettings kafkaSettings(
+      String rsName, Map<String, String> more, Map<String, String> clientProperties) {
+    Map<String, String> p = new HashMap<>();
+    p.put("queue_engine", "kafka");
+    p.put("kafka_bootstrap_servers", kafka.bootstrapServers());
+    p.put("kafka_replication_factor", "1");
+    p.put("kafka_min_insync_replicas", "1");
+    p.putAll(more);
+    ServerSettings s = TestServers.settings(dir, p);
+    return new ServerSettings(
+        rsName,
+        s.directory(),
+        s.parameters(),
+        s.partitions(),
+        s.rssd(),
+        s.initialAdminPassword(),
+        clientProperties);
+  }
+
+  private ReplicationServer start(String rsName) throws Exception {
+    return ReplicationServer.start(kafkaSettings(rsName, Map.of()), new SimpleMeterRegistry());
+  }
+
+  private record Connections(ConnectionDef primary, ConnectionDef replicate) {}
+
+  /** Primary pds.pdb with repdef orders_rd (shop.orders) subscribed by rds.rdb. */
+  private static Connections configure(ReplicationServer s) throws Exception {
+    ConnectionDef primary = s.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
+    ConnectionDef replicate = s.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
+    s.catalog()
+        .createRepDef(
+            new RepDef(
+                "orders_rd",
+                primary.id(),
+                "shop",
+                "orders",
+                "shop",
+                "orders",
+                List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
+                List.of("id"),
+                List.of()));
+    s.catalog()
+        .subscriptions()
+        .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+    return new Connections(primary, replicate);
+  }
+
+  /** {@code count} transactions from {@code firstTran}, every seventh rolled back. */
+  private static List<LtlCommand> transactions(Origin o, int firstTran, int count) {
+    List<LtlCommand> stream = new ArrayList<>();
+    for (int t = firstTran; t < firstTran + count; t++) {
+      stream.add(o.begin(t));
+      for (int r = 0; r < 1 + t % 5; r++) {
+        stream.add(o.insert(t, ORDERS, col("id", t * 100 + r), col("note", "t" + t + "r" + r)));
+      }
+      stream.add(t % 7 == 0 ? o.rollback(t) : o.commit(t));
+    }
+    return stream;
+  }
+
+  private static Oqid lastOqid(List<LtlCommand> stream) {
+    return ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
+  }
+
+  private static void send(LtlClient client, Origin o, List<LtlCommand> commands)
+      throws InterruptedException {
+    for (List<LtlCommand> batch : Origin.chunks(commands, 25)) {
+      client.sendBatch(o.text(batch));
+    }
+  }
+
+  private static void awaitTruncation(LtlClient client, Oqid oqid) {
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> client.truncation().get(30, TimeUnit.SECONDS), p -> p.equals(Optional.of(oqid)));
+  }
+
+  private static List<Transaction> awaitOutbound(ReplicationServer s, int transactions) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow()),
+            out -> out.size() >= transactions);
+  }
+
+  private static List<TranId> committed(List<LtlCommand> stream) {
+    return stream.stream()
+        .filter(c -> c instanceof LtlCommand.Commit)
+        .map(c -> ((LtlCommand.Commit) c).tran())
+        .toList();
+  }
+
+  private static void assertBodies(List<Transaction> out, List<LtlCommand> stream) {
+    for (Transaction t : out) {
+      List<LtlCommand.InTransaction> expected =
+          stream.stream()
+              .filter(c -> c instanceof LtlCommand.Insert i && i.tran().equals(t.tran()))
+              .map(LtlCommand.InTransaction.class::cast)
+              .toList();
+      assertThat(t.body()).as("body of %s", t.tran()).containsExactlyElementsOf(expected);
+    }
+  }
+
+  @Test
+  void committedTransactionsReachTheOutboundQueueOnceInOrderAcrossARestart() throws Exception {
+    Origin o = new Origin();
+    List<LtlCommand> first = transactions(o, 1, 150);
+    List<LtlCommand> second = transactions(o, 151, 150);
+    List<LtlCommand> all = new ArrayList<>(first);
+    all.addAll(second);
+    Connections connections;
+
+    try (ReplicationServer s = start("KAFKA_IT_RS")) {
+      connections = configure(s);
+      try (LtlClient client = AgentReplay.connect(s.ltlPort(), "kafka-it-agent")) {
+        send(client, o, first);
+        awaitTruncation(client, lastOqid(first));
+      }
+      List<Transaction> out = awaitOutbound(s, committed(first).size());
+      assertThat(out).extracting(Transaction::tran).containsExactlyElementsOf(committed(first));
+      assertBodies(out, first);
+      assertThat(s.queueInfos())
+          .extracting(QueueInfo::queue)
+          .contains(
+              QueueId.inbound(connections.primary().id()),
+              QueueId.outbound(connections.replicate().id()));
+    }
+    // The queues are topics: the server wrote no queue files.
+    assertThat(dir.resolve("queues")).doesNotExist();
+    assertThat(dir.resolve("p1")).doesNotExist();
+
+    try (ReplicationServer s = start("KAFKA_IT_RS")) {
+      try (LtlClient client = AgentReplay.connect(s.ltlPort(), "kafka-it-agent")) {
+        Optional<Oqid> point = client.welcome().truncationPoint();
+        assertThat(point).as("truncation point after the restart").contains(lastOqid(first));
+        // An agent that lost its own position resends everything: the server drops what it holds.
+        send(client, o, all);
+        awaitTruncation(client, lastOqid(all));
+      }
+      List<Transaction> out = awaitOutbound(s, committed(all).size());
+      assertThat(out).extracting(Transaction::tran).containsExactlyElementsOf(committed(all));
+      assertBodies(out, all);
+    }
+  }
+
+  @Test
+  void adminCommandsShowTheKafkaQueuesAndNoPartitions() throws Exception {
+    try (ReplicationServer s = start("KAFKA_ADMIN_RS")) {
+      Connections connections = configure(s);
+      Properties p = new Properties();
+      p.setProperty("user", "sa");
+      p.setProperty("password", TestServers.ADMIN_PASSWORD);
+      p.setProperty("sslmode", "disable");
+      try (Connection c =
+              DriverManager.getConnection(
+                  "jdbc:postgresql://127.0.0.1:" + s.adminPort() + "/rssd", p);
+          Statement st = c.createStatement()) {
+        assertThat(rows(st, "admin disk_space")).isEmpty();
+        assertThat(rows(st, "admin who, sqm"))
+            .extracting(r -> r.get(0))
+            .contains(
+                QueueId.inbound(connections.primary().id()).toString(),
+                QueueId.outbound(connections.primary().id()).toString(),
+                QueueId.outbound(connections.replicate().id()).toString());
+      }
+    }
+  }
+
+  @Test
+  void startUpErrorsNameWhatIsWrong() {
+    ServerSettings noBootstrap =
+        kafkaSettings("KAFKA_BAD_RS", Map.of("kafka_bootstrap_servers", ""));
+    assertThatThrownBy(() -> ReplicationServer.start(noBootstrap, new SimpleMeterRegistry()))
+        .hasMessageContaining("queue_engine = kafka needs kafka_bootstrap_servers");
+    ServerSettings tooFewReplicas =
+        kafkaSettings("KAFKA_BAD_RS", Map.of("kafka_min_insync_replicas", "2"));
+    assertThatThrownBy(() -> ReplicationServer.start(tooFewReplicas, new SimpleMeterRegistry()))
+        .hasMessageContaining("kafka_min_insync_replicas")
+        .hasMessageContaining("min.insync.replicas must be 1..1");
+    ServerSettings weakAcks = kafkaSettings("KAFKA_BAD_RS", Map.of(), Map.of("producer.acks", "1"));
+    assertThatThrownBy(() -> ReplicationServer.start(weakAcks, new SimpleMeterRegistry()))
+        .hasMessageStartingWith("queue_engine = kafka: a kafka.<property> line: ")
+        .hasMessageContaining("client property acks (or producer.acks) = '1' is not allowed");
+  }
+
+  @Test
+  void aClusterThatCannotBeReachedStopsTheStartNamingIt() throws Exception {
+    String nobody = "127.0.0.1:" + ServerProcess.freePort();
+    ServerSettings unreachable =
+        kafkaSettings("KAFKA_DOWN_RS", Map.of("kafka_bootstrap_servers", nobody));
+    assertThatThrownBy(() -> ReplicationServer.start(unreachable, new SimpleMeterRegistry()))
+        .hasMessageStartingWith(
+            "queue_engine = kafka: cannot open the stable queues in the Kafka cluster at "
+                + nobody
+                + " (kafka_bootstrap_servers): Kafka engine: cannot reach the cluster");
+    // The failed start released what it held: the same directory starts on the real cluster.
+    try (ReplicationServer s = start("KAFKA_DOWN_RS")) {
+      assertThat(s.queueInfos()).isEmpty();
+    }
+  }
+
+  private static List<List<String>> rows(Statement s, String command) throws SQLException {
+    List<List<String>> out = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery(command)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getString(i));
+        }
+        out.add(row);
+      }
+    }
+    return out;
+  }
+}
