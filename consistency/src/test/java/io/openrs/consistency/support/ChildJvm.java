@@ -229,6 +229,25 @@ public final class ChildJvm implements AutoCloseable {
       Predicate<String> readyLine,
       Duration timeout)
       throws Exception {
+    ChildJvm child = launch(name, dir, heap, jvmOptions, mainClass, args, env, readyLine);
+    child.awaitReady(timeout);
+    return child;
+  }
+
+  /**
+   * As {@link #start}, without waiting for the ready line (a standby server prints it only once it
+   * took over); {@link #awaitReady} waits for it.
+   */
+  public static ChildJvm launch(
+      String name,
+      Path dir,
+      String heap,
+      List<String> jvmOptions,
+      String mainClass,
+      List<String> args,
+      Map<String, String> env,
+      Predicate<String> readyLine)
+      throws Exception {
     Path logback = dir.resolve("logback-child.xml");
     if (!Files.exists(logback)) {
       Files.writeString(logback, LOGBACK, StandardCharsets.UTF_8);
@@ -257,14 +276,27 @@ public final class ChildJvm implements AutoCloseable {
     Path log = nextLog(dir, name);
     ChildJvm child = new ChildJvm(name, pb.start(), log, readyLine);
     child.mainClass = mainClass;
-    try {
-      child.ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      child.kill();
-      throw new IllegalStateException(
-          name + " did not become ready within " + timeout + ":\n" + child.tail(), e);
-    }
     return child;
+  }
+
+  /**
+   * Waits until the child printed its ready line.
+   *
+   * @throws IllegalStateException (after killing it) when it did not within {@code timeout}
+   */
+  public void awaitReady(Duration timeout) throws InterruptedException {
+    try {
+      ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      kill();
+      throw new IllegalStateException(
+          name + " did not become ready within " + timeout + ":\n" + tail(), e);
+    }
+  }
+
+  /** Whether the child printed its ready line. */
+  public boolean isReady() {
+    return ready.isDone() && !ready.isCompletedExceptionally();
   }
 
   private static Path nextLog(Path dir, String name) {

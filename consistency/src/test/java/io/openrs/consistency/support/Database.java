@@ -283,4 +283,20 @@ public final class Database implements AutoCloseable {
   public String toString() {
     return kind.profile() + " " + name;
   }
+
+  /** Creates schema {@code name} in the test database (an RSSD's, for servers sharing it). */
+  public static void createPostgresSchema(String name) throws SQLException {
+    try (Connection c = DriverManager.getConnection(PG_ADMIN_URL, USER, PASSWORD);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA " + name);
+    }
+  }
+
+  /** Drops schema {@code name} of the test database and everything in it. */
+  public static void dropPostgresSchema(String name) throws SQLException {
+    try (Connection c = DriverManager.getConnection(PG_ADMIN_URL, USER, PASSWORD);
+        Statement st = c.createStatement()) {
+      st.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package io.openrs.consistency.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -69,6 +70,7 @@ public final class Pipeline implements AutoCloseable {
     String partitionSize = "1g";
     final Set<String> replicaIdentityFull = new LinkedHashSet<>(List.of("evt"));
     final Map<Kind, List<String>> extraTables = new LinkedHashMap<>();
+    long standbyLeaseMs;
 
     /**
      * Statements run on the primary and on every replicate of the same product after the suite's
@@ -96,6 +98,15 @@ public final class Pipeline implements AutoCloseable {
 
     public Spec server(String parameter, String value) {
       serverParameters.put(parameter, value);
+      return this;
+    }
+
+    /**
+     * A standby server: both servers share the server directory and an RSSD on PostgreSQL (a schema
+     * of the test database) with {@code server_lease_ms = leaseMs}; the agent lists both.
+     */
+    public Spec standby(long leaseMs) {
+      standbyLeaseMs = leaseMs;
       return this;
     }
 
@@ -130,6 +141,15 @@ public final class Pipeline implements AutoCloseable {
   private int adminPort;
   private Path serverConfig;
   private Path agentConfig;
+
+  /** With a standby: the second server's ports and configuration, and its process. */
+  private int standbyLtlPort;
+
+  private int standbyAdminPort;
+  private Path standbyConfig;
+  private ChildJvm standby;
+  private boolean activeIsStandbyConfig;
+  private String rssdSchema;
   private ChildJvm server;
   private ChildJvm agent;
   private Admin admin;
@@ -172,6 +192,9 @@ public final class Pipeline implements AutoCloseable {
         }
       }
       p.configure();
+      if (spec.standbyLeaseMs > 0) {
+        p.standby = p.launchServer(p.standbyConfig);
+      }
       p.startAgent();
       p.awaitCapture();
     } catch (Throwable e) {
@@ -215,7 +238,7 @@ public final class Pipeline implements AutoCloseable {
     }
   }
 
-  private void writeConfigs() throws IOException {
+  private void writeConfigs() throws IOException, SQLException {
     String primaryDb = Database.nameFor(spec.primary, stem, "p");
     origin = (spec.primary == Kind.POSTGRESQL ? "pg" : "my") + "." + primaryDb;
     ltlPort = freePort();
@@ -232,6 +255,28 @@ public final class Pipeline implements AutoCloseable {
     lines.add("prometheus_port = 0");
     lines.add("partition.p1 = p1 " + spec.partitionSize);
     spec.serverParameters.forEach((k, v) -> lines.add(k + " = " + v));
+    if (spec.standbyLeaseMs > 0) {
+      rssdSchema = stem + "_rssd";
+      Database.createPostgresSchema(rssdSchema);
+      lines.add(
+          "rssd_url = jdbc:postgresql://"
+              + Database.HOST
+              + ":5432/openrs_test?currentSchema="
+              + rssdSchema);
+      lines.add("rssd_user = " + Database.USER);
+      lines.add("server_lease_ms = " + spec.standbyLeaseMs);
+      standbyLtlPort = freePort();
+      standbyAdminPort = freePort();
+      List<String> b = new ArrayList<>();
+      for (String line : lines) {
+        b.add(
+            line.startsWith("ltl_port =")
+                ? "ltl_port = " + standbyLtlPort
+                : line.startsWith("admin_port =") ? "admin_port = " + standbyAdminPort : line);
+      }
+      standbyConfig = serverDir.resolve("repserver-standby.cfg");
+      Files.write(standbyConfig, b, StandardCharsets.UTF_8);
+    }
     serverConfig = serverDir.resolve("repserver.cfg");
     Files.write(serverConfig, lines, StandardCharsets.UTF_8);
 
@@ -243,6 +288,9 @@ public final class Pipeline implements AutoCloseable {
     a.add("origin = " + origin);
     a.add("rs_host = 127.0.0.1");
     a.add("rs_port = " + ltlPort);
+    if (spec.standbyLeaseMs > 0) {
+      a.add("rs_standby_servers = 127.0.0.1:" + standbyLtlPort);
+    }
     a.add("rs_user = sa");
     a.add("rs_password_env = CS_RS_PASSWORD");
     a.add("source_profile = " + spec.primary.profile());
@@ -265,19 +313,65 @@ public final class Pipeline implements AutoCloseable {
   /** Starts the server process (again, after a kill or stop) and waits until it is ready. */
   public void startServer() throws Exception {
     serverStarts++;
-    server =
-        ChildJvm.start(
-            "repserver",
-            dir.resolve("server"),
-            "384m",
-            List.of(),
-            "io.openrs.repserver.Main",
-            List.of("-C", serverConfig.toString()),
-            Map.of("OPENRS_ADMIN_PASSWORD", ADMIN_PASSWORD),
-            l -> l.contains(" ready: ltl_port="),
-            START);
+    server = launchServer(serverConfig);
+    server.awaitReady(START);
     admin = new Admin(adminPort, ADMIN_PASSWORD);
     LOG.info("{}: server started ({})", stem, serverStarts);
+  }
+
+  private ChildJvm launchServer(Path config) throws Exception {
+    return ChildJvm.launch(
+        config.equals(standbyConfig) ? "repserver-b" : "repserver",
+        dir.resolve("server"),
+        "384m",
+        List.of(),
+        "io.openrs.repserver.Main",
+        List.of("-C", config.toString()),
+        Map.of("OPENRS_ADMIN_PASSWORD", ADMIN_PASSWORD),
+        l -> l.contains(" ready: ltl_port="));
+  }
+
+  /**
+   * What a takeover took, from the SIGKILL of the active server.
+   *
+   * @param ready until the standby printed its ready line
+   * @param applied until a transaction committed at the primary right after the kill was applied at
+   *     every replicate
+   */
+  public record Takeover(Duration ready, Duration applied) {}
+
+  /**
+   * SIGKILL of the active server: the standby takes over (the lease runs out), the agent moves to
+   * it, and a transaction committed after the kill reaches every replicate; the killed server's
+   * configuration starts again, as the new standby.
+   */
+  public Takeover killActiveServer() throws Exception {
+    if (standby == null) {
+      throw new IllegalStateException("no standby: Spec.standby(leaseMs)");
+    }
+    assertThat(standby.isReady()).as("the standby waited while the active server ran").isFalse();
+    LOG.info("{}: SIGKILL active server, standby takes over", stem);
+    long killed = System.nanoTime();
+    server.kill();
+    int id = markers.incrementAndGet();
+    writeMarker(id);
+    standby.awaitReady(START);
+    Duration ready = Duration.ofNanos(System.nanoTime() - killed);
+    awaitMarker(id, START);
+    Duration applied = Duration.ofNanos(System.nanoTime() - killed);
+    // The killed server's configuration comes back as the standby.
+    ChildJvm next = standby;
+    standby = launchServer(activeIsStandbyConfig ? serverConfig : standbyConfig);
+    server = next;
+    activeIsStandbyConfig = !activeIsStandbyConfig;
+    admin = new Admin(activeIsStandbyConfig ? standbyAdminPort : adminPort, ADMIN_PASSWORD);
+    serverStarts++;
+    LOG.info(
+        "{}: takeover: ready after {} ms, applying after {} ms",
+        stem,
+        ready.toMillis(),
+        applied.toMillis());
+    return new Takeover(ready, applied);
   }
 
   /** SIGKILL of the server process. */
@@ -634,6 +728,9 @@ public final class Pipeline implements AutoCloseable {
         throw new AssertionError("the agent did not report a graceful stop:\n" + agent.tail());
       }
     }
+    if (standby != null) {
+      standby.kill();
+    }
     if (server != null && server.alive()) {
       int code = server.stop(Duration.ofSeconds(60));
       LOG.info("{}: server stopped with exit code {}", stem, code);
@@ -646,7 +743,7 @@ public final class Pipeline implements AutoCloseable {
   @Override
   public void close() throws Exception {
     Exception first = null;
-    for (ChildJvm c : new ChildJvm[] {agent, server}) {
+    for (ChildJvm c : new ChildJvm[] {agent, server, standby}) {
       if (c != null) {
         try {
           c.close();
@@ -665,6 +762,14 @@ public final class Pipeline implements AutoCloseable {
         d.close();
       } catch (Exception e) {
         LOG.warn("could not drop {}", d, e);
+        first = first == null ? e : first;
+      }
+    }
+    if (rssdSchema != null) {
+      try {
+        Database.dropPostgresSchema(rssdSchema);
+      } catch (Exception e) {
+        LOG.warn("could not drop RSSD schema {}", rssdSchema, e);
         first = first == null ? e : first;
       }
     }
