@@ -1,28 +1,20 @@
 package io.openrs.repserver;
 
-import static io.openrs.repserver.support.Origin.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.config.param.ParameterValues;
 import io.openrs.config.param.Scope;
-import io.openrs.config.rssd.ConnectionDef;
-import io.openrs.config.rssd.Profile;
-import io.openrs.config.rssd.RepDef;
-import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.config.rssd.RssdSettings;
 import io.openrs.config.secret.SecretKeyFile;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
-import io.openrs.ltl.TranId;
 import io.openrs.queue.file.PartitionSpec;
 import io.openrs.queue.kafka.InProcessKafka;
 import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
-import io.openrs.repserver.support.OutboundContents;
-import io.openrs.repserver.support.OutboundContents.Transaction;
 import io.openrs.repserver.support.ReplicateDb;
 import io.openrs.repserver.support.ServerProcess;
 import io.openrs.repserver.support.TestServers;
@@ -155,23 +147,7 @@ class KafkaStandbyTakeoverIT {
     Path dirB = Files.createDirectories(dir.resolve("b"));
     try (ReplicationServer s =
         ReplicationServer.start(inProcess(dirA), new SimpleMeterRegistry(), () -> {})) {
-      ConnectionDef primary = s.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
-      s.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-      s.catalog()
-          .createRepDef(
-              new RepDef(
-                  "orders_rd",
-                  primary.id(),
-                  "shop",
-                  "orders",
-                  "shop",
-                  "orders",
-                  List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-                  List.of("id"),
-                  List.of()));
-      s.catalog()
-          .subscriptions()
-          .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+      AgentReplay.ordersSubscribed(s);
     }
     // The key that seals the connection passwords in the shared RSSD: the same in both.
     Files.copy(
@@ -183,15 +159,7 @@ class KafkaStandbyTakeoverIT {
 
     Random random = new Random(SEED);
     Origin o = new Origin();
-    List<LtlCommand> stream = new ArrayList<>();
-    for (int t = 1; t <= 300; t++) {
-      stream.add(o.begin(t));
-      int rows = 1 + random.nextInt(20);
-      for (int r = 0; r < rows; r++) {
-        stream.add(o.insert(t, ORDERS, col("id", t * 100 + r), col("note", "t" + t + "r" + r)));
-      }
-      stream.add(random.nextInt(25) == 0 ? o.rollback(t) : o.commit(t));
-    }
+    List<LtlCommand> stream = AgentReplay.orderTransactions(o, random, 300);
     Oqid last = ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
 
     List<Long> takeoverMs = new ArrayList<>();
@@ -270,12 +238,6 @@ class KafkaStandbyTakeoverIT {
       assertThat(d.resolve("p1")).doesNotExist();
     }
 
-    List<TranId> committed = new ArrayList<>();
-    for (LtlCommand c : stream) {
-      if (c instanceof LtlCommand.Commit commit) {
-        committed.add(commit.tran());
-      }
-    }
     // Read back through a server in a third, empty directory (with the key): only Kafka and the
     // RSSD are shared.
     Path dirC = Files.createDirectories(dir.resolve("c"));
@@ -285,21 +247,7 @@ class KafkaStandbyTakeoverIT {
         StandardCopyOption.COPY_ATTRIBUTES);
     try (ReplicationServer s =
         ReplicationServer.start(inProcess(dirC), new SimpleMeterRegistry(), () -> {})) {
-      List<Transaction> out =
-          await()
-              .atMost(Duration.ofSeconds(60))
-              .until(
-                  () -> OutboundContents.read(s.outboundQueue("rds", "rdb").orElseThrow()),
-                  o2 -> o2.size() >= committed.size());
-      assertThat(out).extracting(Transaction::tran).containsExactlyElementsOf(committed);
-      for (Transaction t : out) {
-        List<LtlCommand.InTransaction> expected =
-            stream.stream()
-                .filter(c -> c instanceof LtlCommand.Insert i && i.tran().equals(t.tran()))
-                .map(LtlCommand.InTransaction.class::cast)
-                .toList();
-        assertThat(t.body()).as("body of %s", t.tran()).containsExactlyElementsOf(expected);
-      }
+      AgentReplay.assertOutboundHoldsEachCommitOnce(s, stream);
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.openrs.repserver;
 
-import static io.openrs.repserver.support.Origin.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,7 +13,6 @@ import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,16 +71,7 @@ class ServerCrashIT {
                 "partition.p1 = p1 512m"));
 
     Origin o = new Origin();
-    List<LtlCommand> stream = new ArrayList<>();
-    int transactions = 600;
-    for (int t = 1; t <= transactions; t++) {
-      stream.add(o.begin(t));
-      int rows = 1 + random.nextInt(20);
-      for (int r = 0; r < rows; r++) {
-        stream.add(o.insert(t, ORDERS, col("id", t * 100 + r), col("note", "t" + t + "r" + r)));
-      }
-      stream.add(random.nextInt(25) == 0 ? o.rollback(t) : o.commit(t));
-    }
+    List<LtlCommand> stream = AgentReplay.orderTransactions(o, random, 600);
     Oqid last = ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
 
     Optional<Oqid> acknowledged = Optional.empty();

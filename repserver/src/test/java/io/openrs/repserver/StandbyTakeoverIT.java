@@ -1,6 +1,5 @@
 package io.openrs.repserver;
 
-import static io.openrs.repserver.support.Origin.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -138,15 +137,7 @@ class StandbyTakeoverIT {
 
     Random random = new Random(SEED);
     Origin o = new Origin();
-    List<LtlCommand> stream = new ArrayList<>();
-    for (int t = 1; t <= 500; t++) {
-      stream.add(o.begin(t));
-      int rows = 1 + random.nextInt(20);
-      for (int r = 0; r < rows; r++) {
-        stream.add(o.insert(t, ORDERS, col("id", t * 100 + r), col("note", "t" + t + "r" + r)));
-      }
-      stream.add(random.nextInt(25) == 0 ? o.rollback(t) : o.commit(t));
-    }
+    List<LtlCommand> stream = AgentReplay.orderTransactions(o, random, 500);
     Oqid last = ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
 
     List<Long> takeoverMs = new ArrayList<>();

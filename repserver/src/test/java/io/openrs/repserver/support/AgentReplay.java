@@ -126,4 +126,24 @@ public final class AgentReplay {
           .containsExactlyElementsOf(expected);
     }
   }
+
+  /**
+   * {@code count} transactions into {@code shop.orders}, 1 to 20 inserts each, about one in 25
+   * rolled back, drawn from {@code random} (the crash and takeover tests' agent stream).
+   */
+  public static List<LtlCommand> orderTransactions(Origin o, java.util.Random random, int count) {
+    io.openrs.ltl.TableName orders = new io.openrs.ltl.TableName("shop", "orders");
+    List<LtlCommand> stream = new java.util.ArrayList<>();
+    for (int t = 1; t <= count; t++) {
+      stream.add(o.begin(t));
+      int rows = 1 + random.nextInt(20);
+      for (int r = 0; r < rows; r++) {
+        stream.add(
+            o.insert(
+                t, orders, Origin.col("id", t * 100 + r), Origin.col("note", "t" + t + "r" + r)));
+      }
+      stream.add(random.nextInt(25) == 0 ? o.rollback(t) : o.commit(t));
+    }
+    return stream;
+  }
 }
