@@ -81,6 +81,8 @@ record ServerClaim(DirectoryLock lock, Rssd rssd, Optional<ServerLease> lease)
     } catch (IOException e) {
       host = "unknown-host";
     }
+    // rs_lease.holder holds 255 characters: rs_name is at most 30, a host name up to 253.
+    host = host.length() > 180 ? host.substring(0, 180) : host;
     return settings.name()
         + "@"
         + host
