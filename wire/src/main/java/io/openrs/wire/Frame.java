@@ -375,6 +375,88 @@ public sealed interface Frame {
     }
   }
 
+  /**
+   * Agent to server, version 5 on, no answer: what the agent cannot capture, as a whole. Each one
+   * replaces the previous one of the session; the agent sends one right after the {@link Welcome}
+   * (empty when all is well) and another whenever the list changes. The server keeps the last one
+   * per origin for the admin commands ({@code admin who, rep}).
+   *
+   * @param items at most {@link WireProtocol#MAX_STATUS_ITEMS}
+   */
+  record AgentStatus(List<StatusItem> items) implements Frame {
+    public AgentStatus {
+      items = List.copyOf(items);
+      if (items.size() > WireProtocol.MAX_STATUS_ITEMS) {
+        throw new IllegalArgumentException(
+            "an agent status holds at most "
+                + WireProtocol.MAX_STATUS_ITEMS
+                + " items, not "
+                + items.size());
+      }
+    }
+
+    @Override
+    public int type() {
+      return FrameCodec.TYPE_AGENT_STATUS;
+    }
+  }
+
+  /**
+   * One item of an {@link AgentStatus}.
+   *
+   * @param subject the table ({@code schema.table}) the item is about, or empty for the whole
+   *     origin; UTF-8, at most {@link WireProtocol#MAX_STATUS_SUBJECT_BYTES}
+   * @param message what is wrong and what to do, for a DBA; UTF-8, at most {@link
+   *     WireProtocol#MAX_STATUS_MESSAGE_BYTES}
+   */
+  record StatusItem(StatusKind kind, String subject, String message) {
+    public StatusItem {
+      Objects.requireNonNull(kind, "kind");
+      checkText("subject", subject, WireProtocol.MAX_STATUS_SUBJECT_BYTES);
+      checkText("message", message, WireProtocol.MAX_STATUS_MESSAGE_BYTES);
+    }
+
+    private static void checkText(String what, String text, int maxBytes) {
+      Objects.requireNonNull(text, what);
+      int bytes = text.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > maxBytes) {
+        throw new IllegalArgumentException(
+            "a status item's " + what + " is at most " + maxBytes + " bytes, not " + bytes);
+      }
+    }
+  }
+
+  /** What a {@link StatusItem} reports; the code is its byte on the wire. */
+  enum StatusKind {
+    /** The agent leaves the table out of the capture: none of its changes are sent. */
+    TABLE_NOT_REPLICATED(1),
+    /**
+     * Replication goes on, but the DBA should know (e.g. values the source can store inexactly).
+     */
+    WARNING(2);
+
+    private final int code;
+
+    StatusKind(int code) {
+      this.code = code;
+    }
+
+    /** The byte on the wire. */
+    public int code() {
+      return code;
+    }
+
+    /** The kind with this wire code, or empty. */
+    public static Optional<StatusKind> ofCode(int code) {
+      for (StatusKind k : values()) {
+        if (k.code == code) {
+          return Optional.of(k);
+        }
+      }
+      return Optional.empty();
+    }
+  }
+
   /** Server to agent: the connection is refused or ended; the server closes it after this frame. */
   record Error(ErrorCode code, String message) implements Frame {
     public Error {

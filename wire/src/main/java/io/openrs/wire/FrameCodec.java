@@ -34,7 +34,7 @@ import java.util.Optional;
  *
  *  length  = bytes of type + body: 1 .. maxFrameLength (default 16 MiB, configurable
  *            1 KiB .. 1 GiB); a larger length is refused before any body byte is read.
- *  type    = one of the fourteen below; any other is a protocol error.
+ *  type    = one of the fifteen below; any other is a protocol error.
  *
  * Body by type ("oqid?" = u32 length, 0 meaning none, then that many bytes, at most 64;
  *               "oqid" = the same with length 1..64; "rest" = every byte left in the frame;
@@ -61,6 +61,11 @@ import java.util.Optional;
  *   0x0d ScramClientFinal  clientFinalMessage:rest           agent -> server, version 4
  *   0x0e ScramServerFinal  serverFinalMessage:rest           server -> agent, version 4,
  *                                                            before the Welcome
+ *   0x0f AgentStatus    itemCount:u32 (0..10000), then per item:  agent -> server,
+ *                         kind:u8 (1 table not replicated,         version 5, after the
+ *                                  2 warning)                      Welcome; each replaces
+ *                         subjectLength:u32 (0..1024) subject:text the last
+ *                         messageLength:u32 (0..4096) message:text
  *
  *  Version 4 login (RFC 5802 messages, SCRAM-SHA-256): Hello (no password) + ScramClientFirst,
  *  ScramServerFirst, ScramClientFinal, ScramServerFinal (or Error), then Welcome (or Error). The
@@ -136,6 +141,9 @@ public final class FrameCodec {
   /** {@link Frame.ScramServerFinal}, server to agent, from protocol version 4 on. */
   public static final int TYPE_SCRAM_SERVER_FINAL = 0x0e;
 
+  /** Type byte of {@link Frame.AgentStatus} (version 5). */
+  public static final int TYPE_AGENT_STATUS = 0x0f;
+
   /** Name of the decoder that {@link #install} adds. */
   public static final String DECODER_NAME = "openrs-wire-decoder";
 
@@ -207,13 +215,15 @@ public final class FrameCodec {
         return "ScramClientFinal";
       case TYPE_SCRAM_SERVER_FINAL:
         return "ScramServerFinal";
+      case TYPE_AGENT_STATUS:
+        return "AgentStatus";
       default:
         return String.format("0x%02x", type);
     }
   }
 
   static boolean isKnownType(int type) {
-    return type >= TYPE_HELLO && type <= TYPE_SCRAM_SERVER_FINAL;
+    return type >= TYPE_HELLO && type <= TYPE_AGENT_STATUS;
   }
 
   // ---------------------------------------------------------------- encoding
@@ -305,6 +315,12 @@ public final class FrameCodec {
       return 4;
     } else if (frame instanceof Frame.Heartbeat) {
       return 0;
+    } else if (frame instanceof Frame.AgentStatus a) {
+      long length = 4;
+      for (Frame.StatusItem i : a.items()) {
+        length += 1 + 4 + utf8(i.subject()).length + 4 + utf8(i.message()).length;
+      }
+      return length;
     }
     return Scram.fixedBodyLength(frame);
   }
@@ -337,6 +353,17 @@ public final class FrameCodec {
       out.writeInt(e.code().code());
     } else if (frame instanceof Frame.ScramClientFirst f) {
       Scram.writeMechanism(f, out);
+    } else if (frame instanceof Frame.AgentStatus a) {
+      out.writeInt(a.items().size());
+      for (Frame.StatusItem i : a.items()) {
+        out.writeByte(i.kind().code());
+        byte[] subject = utf8(i.subject());
+        out.writeInt(subject.length);
+        out.writeBytes(subject);
+        byte[] message = utf8(i.message());
+        out.writeInt(message.length);
+        out.writeBytes(message);
+      }
     }
   }
 
@@ -510,9 +537,37 @@ public final class FrameCodec {
           return new Frame.ScramClientFinal(rest());
         case TYPE_SCRAM_SERVER_FINAL:
           return new Frame.ScramServerFinal(rest());
+        case TYPE_AGENT_STATUS:
+          return agentStatus();
         default:
           throw new AssertionError(type);
       }
+    }
+
+    private Frame.AgentStatus agentStatus() {
+      long count = u32("itemCount");
+      if (count > WireProtocol.MAX_STATUS_ITEMS) {
+        throw error(
+            "has itemCount " + count + ", more than the limit " + WireProtocol.MAX_STATUS_ITEMS);
+      }
+      List<Frame.StatusItem> items = new java.util.ArrayList<>((int) count);
+      for (int n = 0; n < count; n++) {
+        need(1, "item " + n + " kind");
+        int code = buf.readUnsignedByte();
+        Frame.StatusKind kind =
+            Frame.StatusKind.ofCode(code)
+                .orElseThrow(() -> error("has unknown status kind " + code));
+        String subject =
+            utf8(
+                "item " + n + " subject",
+                bytes("item " + n + " subject", WireProtocol.MAX_STATUS_SUBJECT_BYTES));
+        String message =
+            utf8(
+                "item " + n + " message",
+                bytes("item " + n + " message", WireProtocol.MAX_STATUS_MESSAGE_BYTES));
+        items.add(new Frame.StatusItem(kind, subject, message));
+      }
+      return new Frame.AgentStatus(items);
     }
 
     private void need(int bytes, String field) {
@@ -621,7 +676,10 @@ public final class FrameCodec {
 
     private String utf8Rest(String field) {
       int at = buf.readerIndex();
-      byte[] b = rest();
+      return utf8(field + " at body offset " + at, rest());
+    }
+
+    private String utf8(String field, byte[] b) {
       try {
         return StandardCharsets.UTF_8
             .newDecoder()
@@ -630,7 +688,7 @@ public final class FrameCodec {
             .decode(ByteBuffer.wrap(b))
             .toString();
       } catch (CharacterCodingException e) {
-        throw error("has a " + field + " at body offset " + at + " that is not UTF-8");
+        throw error("has a " + field + " that is not UTF-8");
       }
     }
 

@@ -42,6 +42,25 @@ public final class WireProtocol {
    */
   public static final int VERSION_4 = 4;
 
+  /**
+   * Version 5 (2026-11): the agent reports what it cannot capture ({@link Frame.AgentStatus}:
+   * tables it leaves out and warnings) right after the Welcome and whenever that changes. LTL text
+   * and every other frame as version 4.
+   */
+  public static final int VERSION_5 = 5;
+
+  /** First version whose sessions carry {@link Frame.AgentStatus}. */
+  public static final int STATUS_VERSION = VERSION_5;
+
+  /** Most items in one {@link Frame.AgentStatus}. */
+  public static final int MAX_STATUS_ITEMS = 10_000;
+
+  /** Longest subject (a table name) of a {@link Frame.StatusItem}, in UTF-8 bytes. */
+  public static final int MAX_STATUS_SUBJECT_BYTES = 1024;
+
+  /** Longest message of a {@link Frame.StatusItem}, in UTF-8 bytes. */
+  public static final int MAX_STATUS_MESSAGE_BYTES = 4096;
+
   /** First version whose sessions carry {@link Frame.Liveness} and {@link Frame.Heartbeat}. */
   public static final int LIVENESS_VERSION = VERSION_3;
 
@@ -58,13 +77,13 @@ public final class WireProtocol {
   public static final int MAX_MECHANISM_LENGTH = 64;
 
   /** The version this code speaks best. */
-  public static final int VERSION = VERSION_4;
+  public static final int VERSION = VERSION_5;
 
   /** Oldest version this code speaks. */
   public static final int MIN_VERSION = VERSION_1;
 
   /** Newest version this code speaks. */
-  public static final int MAX_VERSION = VERSION_4;
+  public static final int MAX_VERSION = VERSION_5;
 
   /** Default bound on the length field of a frame (type byte + body): 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
@@ -97,7 +116,7 @@ public final class WireProtocol {
   /**
    * The version of the LTL text ({@code docs/ltl.md}, {@code LtlParser#protocolVersion}) that the
    * batches of a session at {@code protocolVersion} hold: versions 3 and 4 changed frames only, so
-   * their text is version 2's.
+   * their text is version 2's (so is version 5's).
    */
   public static int textVersion(int protocolVersion) {
     return Math.min(protocolVersion, VERSION_2);

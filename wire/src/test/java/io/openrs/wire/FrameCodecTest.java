@@ -64,7 +64,7 @@ class FrameCodecTest {
   void everyFrameTypeRoundTripsThroughEncoderAndDecoder() {
     List<Frame> samples = Samples.all();
     assertThat(samples.stream().map(Frame::type).distinct())
-        .hasSize(14)
+        .hasSize(15)
         .allMatch(FrameCodec::isKnownType);
     for (Frame frame : samples) {
       byte[] bytes = written(frame);
@@ -162,7 +162,7 @@ class FrameCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {0x00, 0x0f, 0x7f, 0xff})
+  @ValueSource(ints = {0x00, 0x10, 0x7f, 0xff})
   void anUnknownTypeIsRefusedAsSoonAsTheTypeByteIsIn(int type) {
     byte[] frame = Samples.raw(type, new byte[100]);
     assertThatThrownBy(() -> feed(Arrays.copyOf(frame, FrameCodec.HEADER_SIZE)))
@@ -249,6 +249,47 @@ class FrameCodecTest {
     assertThatThrownBy(() -> feed(Samples.raw(FrameCodec.TYPE_TRUNCATION, body)))
         .isInstanceOf(WireProtocolException.class)
         .hasMessageContaining("truncationPoint length 65; an OQID holds at most 64 bytes");
+  }
+
+  @Test
+  void anAgentStatusOverItsLimitsIsRefusedNamingTheField() {
+    // 10,001 items claimed: refused before any item is read.
+    assertThatThrownBy(
+            () ->
+                feed(
+                    Samples.raw(FrameCodec.TYPE_AGENT_STATUS, HexFormat.of().parseHex("00002711"))))
+        .isInstanceOf(WireProtocolException.class)
+        .hasMessageContaining("itemCount 10001, more than the limit 10000");
+    channel = channel(MAX);
+    // Kind 3 is no kind.
+    assertThatThrownBy(
+            () ->
+                feed(
+                    Samples.raw(
+                        FrameCodec.TYPE_AGENT_STATUS,
+                        HexFormat.of().parseHex("00000001" + "03" + "00000000" + "00000000"))))
+        .isInstanceOf(WireProtocolException.class)
+        .hasMessageContaining("unknown status kind 3");
+    channel = channel(MAX);
+    // A subject of 1025 bytes.
+    assertThatThrownBy(
+            () ->
+                feed(
+                    Samples.raw(
+                        FrameCodec.TYPE_AGENT_STATUS,
+                        HexFormat.of().parseHex("00000001" + "01" + "00000401"))))
+        .isInstanceOf(WireProtocolException.class)
+        .hasMessageContaining("item 0 subject length 1025, more than the limit 1024");
+    channel = channel(MAX);
+    // A message that is not UTF-8.
+    assertThatThrownBy(
+            () ->
+                feed(
+                    Samples.raw(
+                        FrameCodec.TYPE_AGENT_STATUS,
+                        HexFormat.of().parseHex("00000001" + "02" + "00000000" + "00000001ff"))))
+        .isInstanceOf(WireProtocolException.class)
+        .hasMessageContaining("item 0 message that is not UTF-8");
   }
 
   @Test

@@ -104,7 +104,12 @@ class FramePropertiesTest {
         Arbitraries.longs().map(Frame.GetTruncation::new),
         Combinators.combine(Arbitraries.longs(), maybeOqid).as(Frame.Truncation::new),
         Combinators.combine(oqid, bytes).as(Frame.StoreResume::new),
-        Combinators.combine(Arbitraries.of(ErrorCode.class), text).as(Frame.Error::new));
+        Combinators.combine(Arbitraries.of(ErrorCode.class), text).as(Frame.Error::new),
+        Combinators.combine(Arbitraries.of(Frame.StatusKind.class), text, text)
+            .as(Frame.StatusItem::new)
+            .list()
+            .ofMaxSize(5)
+            .map(Frame.AgentStatus::new));
   }
 
   /** Strings without lone surrogates (those have no UTF-8 form). */

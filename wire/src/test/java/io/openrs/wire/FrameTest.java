@@ -153,14 +153,16 @@ class FrameTest {
 
   @Test
   void versionNegotiationPicksTheHighestSharedVersion() {
-    assertThat(WireProtocol.VERSION).isEqualTo(4);
+    assertThat(WireProtocol.VERSION).isEqualTo(5);
     assertThat(WireProtocol.negotiate(1, 1)).isEqualTo(OptionalInt.of(1));
-    assertThat(WireProtocol.negotiate(1, 5)).isEqualTo(OptionalInt.of(4));
+    assertThat(WireProtocol.negotiate(1, 6)).isEqualTo(OptionalInt.of(5));
     assertThat(WireProtocol.negotiate(2, 2)).isEqualTo(OptionalInt.of(2));
     assertThat(WireProtocol.negotiate(2, 3)).isEqualTo(OptionalInt.of(3));
     assertThat(WireProtocol.negotiate(2, 4)).isEqualTo(OptionalInt.of(4));
     assertThat(WireProtocol.negotiate(4, 4)).isEqualTo(OptionalInt.of(4));
-    assertThat(WireProtocol.negotiate(5, 6)).isEmpty();
+    assertThat(WireProtocol.negotiate(4, 5)).isEqualTo(OptionalInt.of(5));
+    assertThat(WireProtocol.negotiate(5, 6)).isEqualTo(OptionalInt.of(5));
+    assertThat(WireProtocol.negotiate(6, 7)).isEmpty();
   }
 
   @Test

@@ -222,11 +222,11 @@ class LtlClientTest {
 
   @Test
   void aHelloOfferingVersionsTheClientDoesNotSpeakIsRefusedBeforeConnecting() {
-    LtlCommand.Connect v5 =
-        new LtlCommand.Connect("pg1", "sales", 1, 5, "ra", "pw", Optional.empty());
-    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v5, WAIT))
+    LtlCommand.Connect v6 =
+        new LtlCommand.Connect("pg1", "sales", 1, 6, "ra", "pw", Optional.empty());
+    assertThatThrownBy(() -> LtlClient.connect("127.0.0.1", 9, v6, WAIT))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the Hello offers versions 1-5, this client speaks 1-4");
+        .hasMessage("the Hello offers versions 1-6, this client speaks 1-5");
   }
 
   @Test

@@ -66,7 +66,19 @@ final class Samples {
         new Frame.ScramClientFinal(
             utf8("c=biws,r=abc,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=")),
         new Frame.ScramServerFinal(utf8("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=")),
-        new Frame.ScramServerFinal(new byte[] {0, -1}));
+        new Frame.ScramServerFinal(new byte[] {0, -1}),
+        new Frame.AgentStatus(List.of()),
+        new Frame.AgentStatus(
+            List.of(
+                new Frame.StatusItem(
+                    Frame.StatusKind.TABLE_NOT_REPLICATED,
+                    "sales.\"Ünïcødé 𝄞\"",
+                    "columns \"A\", a differ only by case"),
+                new Frame.StatusItem(Frame.StatusKind.WARNING, "", ""),
+                new Frame.StatusItem(
+                    Frame.StatusKind.WARNING,
+                    "x".repeat(WireProtocol.MAX_STATUS_SUBJECT_BYTES),
+                    "y".repeat(2000)))));
   }
 
   static byte[] encode(Frame frame) {

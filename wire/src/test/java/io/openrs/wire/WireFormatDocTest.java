@@ -94,6 +94,12 @@ class WireFormatDocTest {
     m.put(
         "ScramServerFinal",
         new Frame.ScramServerFinal(Samples.utf8("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=")));
+    m.put(
+        "AgentStatus",
+        new Frame.AgentStatus(
+            List.of(
+                new Frame.StatusItem(
+                    Frame.StatusKind.TABLE_NOT_REPLICATED, "sales.t", "timetz column c"))));
     return m;
   }
 
@@ -101,7 +107,7 @@ class WireFormatDocTest {
   void everyWorkedExampleIsWhatTheEncoderWrites() throws Exception {
     String doc = Files.readString(DOC);
     Map<String, Frame> examples = examples();
-    assertThat(examples.values().stream().map(Frame::type).distinct()).hasSize(14);
+    assertThat(examples.values().stream().map(Frame::type).distinct()).hasSize(15);
     for (Map.Entry<String, Frame> e : examples.entrySet()) {
       String marker = "<!-- frame: " + e.getKey() + " -->";
       assertThat(doc).contains(marker);
