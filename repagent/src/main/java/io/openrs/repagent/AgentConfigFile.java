@@ -216,7 +216,8 @@ public final class AgentConfigFile {
             r.onOff(AgentParameter.RS_TICKET_CREATE),
             serverId,
             tables,
-            r.onOff(AgentParameter.SNAPSHOT));
+            r.onOff(AgentParameter.SNAPSHOT),
+            r.onOff(AgentParameter.TIMETZ_AT_UTC));
     int batch = r.intIn(AgentParameter.LTL_BATCH_SIZE, MIN_BATCH, MAX_BATCH);
     int scan = r.intIn(AgentParameter.SCAN_BATCH_SIZE, 1, Integer.MAX_VALUE);
     long minBackoff = r.longIn(AgentParameter.RETRY_MIN_BACKOFF_MS, 1, 3_600_000);

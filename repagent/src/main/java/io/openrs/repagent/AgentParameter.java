@@ -110,6 +110,14 @@ public enum AgentParameter {
       "off",
       "`on`: on the first start (no resume blob at the server) read the captured tables first and"
           + " send their rows as snapshot inserts; `off`: only changes from now on."),
+  TIMETZ_AT_UTC(
+      "timetz_at_utc",
+      "off",
+      "PostgreSQL: `off`: a table with a `timetz` column (or a domain over it) is left out of the"
+          + " capture and reported (`admin who, rep`), since Debezium's decoder moves every"
+          + " `timetz` value to UTC before the agent sees it and drops its offset; `on`: such"
+          + " tables replicate, their `timetz` values at UTC (`10:11:12+05:30` arrives as"
+          + " `04:41:12+00`)."),
   LTL_BATCH_SIZE(
       "ltl_batch_size", "65536", "Most bytes of LTL text per batch sent (1 KiB .. 16 MiB)."),
   SCAN_BATCH_SIZE(

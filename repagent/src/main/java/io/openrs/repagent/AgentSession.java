@@ -7,6 +7,7 @@ import io.debezium.engine.spi.OffsetCommitPolicy;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.runtime.ThreadNames;
+import io.openrs.wire.Frame;
 import io.openrs.wire.LtlClient;
 import io.openrs.wire.LtlClientSettings;
 import io.openrs.wire.WireProtocol;
@@ -75,6 +76,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   private final CompletableFuture<Throwable> ended = new CompletableFuture<>();
 
   private LtlClient client;
+  private final java.util.function.Consumer<Frame.AgentStatus> statusListener = this::sendStatus;
   private Sender sender;
   private TransactionAssembler assembler;
   private SourceDialect.RecordMapper mapper;
@@ -148,6 +150,8 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     }
     history.addAll(resume.schemaHistory());
     checkResumePosition();
+    // What the agent leaves out, now and whenever it changes (protocol version 5 on).
+    dialect.captureStatus().listen(statusListener);
     LOG.info(
         "agent {}: session for {} starts after {} with {} offset entries",
         settings.agentName(),
@@ -316,6 +320,15 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
     return new IOException("the connection to the server was closed");
   }
 
+  /** Sends the agent's capture status to the server; a closed client ends the session anyway. */
+  private void sendStatus(Frame.AgentStatus status) {
+    try {
+      client.sendStatus(status);
+    } catch (IOException e) {
+      LOG.debug("agent {}: status not sent: {}", settings.agentName(), e.getMessage());
+    }
+  }
+
   private void end(Throwable why) {
     if (!closing) {
       ended.complete(why);
@@ -411,6 +424,7 @@ final class AgentSession implements ServerOffsetStore.Binding, AutoCloseable {
   public void close() {
     boolean graceful = ended.isDone() && ended.join() == null;
     closing = true;
+    dialect.captureStatus().unlisten(statusListener);
     long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
     if (graceful && engine != null) {
       releaseWhatIsDurable(deadline);

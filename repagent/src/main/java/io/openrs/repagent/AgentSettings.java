@@ -96,6 +96,8 @@ public record AgentSettings(
    * @param serverId MariaDB/MySQL replica server id
    * @param tableIncludeList {@code schema.table} patterns ({@code %} = any run); empty = all
    * @param snapshot whether a first start reads the tables first
+   * @param timetzAtUtc whether tables with {@code timetz} columns replicate, their values at UTC
+   *     (PostgreSQL); else they are left out and reported
    */
   public record SourceSettings(
       SourceProfile profile,
@@ -112,7 +114,8 @@ public record AgentSettings(
       boolean createTicket,
       long serverId,
       List<String> tableIncludeList,
-      boolean snapshot) {
+      boolean snapshot,
+      boolean timetzAtUtc) {
     public SourceSettings {
       Objects.requireNonNull(profile, "profile");
       tableIncludeList = List.copyOf(tableIncludeList);
@@ -146,6 +149,7 @@ public record AgentSettings(
           + tableIncludeList
           + ", snapshot="
           + snapshot
+          + (timetzAtUtc ? ", timetz at UTC" : "")
           + "]";
     }
   }

@@ -44,11 +44,21 @@ final class MariaDbDialect implements SourceDialect {
   /** Whether the zero-date check ran (once per agent, not per session). */
   private volatile boolean zeroDatesChecked;
 
+  /** The zero-date warning the check found, reported to the server at every session. */
+  private volatile Optional<io.openrs.wire.Frame.StatusItem> zeroDateWarning = Optional.empty();
+
+  private final CaptureStatus status = new CaptureStatus();
+
   private final AgentSettings.SourceSettings source;
 
   MariaDbDialect(AgentSettings settings) {
     this.settings = settings;
     this.source = settings.source();
+  }
+
+  @Override
+  public CaptureStatus captureStatus() {
+    return status;
   }
 
   @Override
@@ -176,6 +186,7 @@ final class MariaDbDialect implements SourceDialect {
         }
       }
       warnOfZeroDates(s);
+      status.startFindings(zeroDateWarning.stream().toList());
       if (!settings.heartbeatInterval().isZero() && !heartbeatTableExists(c)) {
         // Only when missing: MariaDB writes even a no-op CREATE ... IF NOT EXISTS to the binlog.
         try {
@@ -220,13 +231,15 @@ final class MariaDbDialect implements SourceDialect {
       r.next();
       String mode = r.getString(1) == null ? "" : r.getString(1);
       if (allowsZeroDates(mode)) {
-        LOG.warn(
-            "agent {}: the primary's sql_mode '{}' lets it store zero dates; the log reader"
-                + " delivers a zero date as NULL (1970-01-01 in a NOT NULL column), so such rows"
-                + " would differ at the replicate: add STRICT_TRANS_TABLES, NO_ZERO_DATE and"
-                + " NO_ZERO_IN_DATE to its sql_mode",
-            settings.agentName(),
-            mode);
+        String message =
+            "the primary's sql_mode '"
+                + mode
+                + "' lets it store zero dates; the log reader delivers a zero date as NULL"
+                + " (1970-01-01 in a NOT NULL column), so such rows would differ at the"
+                + " replicate: add STRICT_TRANS_TABLES, NO_ZERO_DATE and NO_ZERO_IN_DATE to its"
+                + " sql_mode";
+        LOG.warn("agent {}: {}", settings.agentName(), message);
+        zeroDateWarning = Optional.of(CaptureStatus.warning(message));
       }
     }
   }

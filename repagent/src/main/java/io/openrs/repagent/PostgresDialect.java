@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -52,7 +53,12 @@ final class PostgresDialect implements SourceDialect {
   private final java.util.Set<String> loggedOnce =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  /** Captured tables Debezium cannot read; found by {@link #prepare()}, left out of the capture. */
+  private final CaptureStatus status = new CaptureStatus();
+
+  /**
+   * Captured tables left out of the capture (Debezium cannot read them, or their {@code timetz}
+   * values would change); found by {@link #prepare()}.
+   */
   private volatile List<String> unreadableTables = List.of();
 
   /** Who keeps the publication; decided by {@link #prepare()}, before the engine starts. */
@@ -61,6 +67,11 @@ final class PostgresDialect implements SourceDialect {
   PostgresDialect(AgentSettings settings) {
     this.settings = settings;
     this.source = settings.source();
+  }
+
+  @Override
+  public CaptureStatus captureStatus() {
+    return status;
   }
 
   @Override
@@ -523,20 +534,27 @@ final class PostgresDialect implements SourceDialect {
   }
 
   /**
-   * Finds the captured tables Debezium refuses to read, which would stop the whole database's
-   * capture (Debezium 3.5 stops its connector on a table with two columns whose names differ only
-   * by case); they are left out of the capture, each with an error naming the table and columns,
-   * and the rest replicates. (A table that gains such columns while the agent runs stops the log
-   * reader at that point of the log for good: pgoutput decodes with the catalog of that time, so
-   * leaving the table out of the publication later does not get past it.)
+   * Finds the captured tables the agent leaves out, each reported to the server ({@link
+   * CaptureStatus}) and logged as an error naming the table and columns; the rest replicates:
+   *
+   * <ul>
+   *   <li>tables Debezium refuses to read, which would stop the whole database's capture (Debezium
+   *       3.5 stops its connector on a table with two columns whose names differ only by case). A
+   *       table that gains such columns while the agent runs stops the log reader at that point of
+   *       the log for good: pgoutput decodes with the catalog of that time, so leaving the table
+   *       out of the publication later does not get past it;
+   *   <li>unless {@code timetz_at_utc}, tables with a {@code timetz} column or a domain over it:
+   *       Debezium's decoder moves every such value to UTC and drops its offset before the agent
+   *       sees it, so the replicate would hold another value.
+   * </ul>
    */
   private void findUnreadableTables(Connection c) throws SQLException {
-    List<String> found = new ArrayList<>();
     java.util.regex.Pattern included =
         source.tableIncludeList().isEmpty()
             ? null
             : java.util.regex.Pattern.compile(
                 String.join("|", includeRegex(source.tableIncludeList()).split(",")));
+    java.util.LinkedHashMap<String, String> found = new java.util.LinkedHashMap<>();
     try (Statement s = c.createStatement();
         ResultSet r =
             s.executeQuery(
@@ -548,20 +566,57 @@ final class PostgresDialect implements SourceDialect {
                     + " GROUP BY n.nspname, k.relname, lower(a.attname) HAVING count(*) > 1")) {
       while (r.next()) {
         String table = r.getString(1) + "." + r.getString(2);
-        if (included != null && !included.matcher(table).matches()) {
-          continue;
+        if (included == null || included.matcher(table).matches()) {
+          found.putIfAbsent(
+              table,
+              "its columns "
+                  + r.getString(3)
+                  + " differ only by case, and Debezium cannot read such a table (rename one of"
+                  + " them; the agent's next session then captures the table again, from that"
+                  + " point on)");
         }
-        found.add(table);
-        LOG.error(
-            "agent {}: table {} is not replicated: its columns {} differ only by case, and"
-                + " Debezium cannot read such a table (rename one of them; the agent's next"
-                + " session then captures the table again, from that point on)",
-            settings.agentName(),
-            table,
-            r.getString(3));
       }
     }
-    unreadableTables = found;
+    if (!source.timetzAtUtc()) {
+      try (Statement s = c.createStatement();
+          ResultSet r =
+              s.executeQuery(
+                  "SELECT n.nspname, k.relname, string_agg(quote_ident(a.attname), ', '"
+                      + " ORDER BY a.attnum) FROM pg_attribute a JOIN pg_class k"
+                      + " ON k.oid = a.attrelid JOIN pg_namespace n ON n.oid = k.relnamespace"
+                      + " JOIN pg_type t ON t.oid = a.atttypid"
+                      + " WHERE a.attnum > 0 AND NOT a.attisdropped AND k.relkind IN ('r', 'p')"
+                      + " AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
+                      + " AND 'timetz'::regtype IN (t.oid, t.typbasetype)"
+                      + " GROUP BY n.nspname, k.relname")) {
+        while (r.next()) {
+          String table = r.getString(1) + "." + r.getString(2);
+          if (included == null || included.matcher(table).matches()) {
+            found.putIfAbsent(table, timetzMessage(r.getString(3)));
+          }
+        }
+      }
+    }
+    List<io.openrs.wire.Frame.StatusItem> items = new ArrayList<>();
+    for (Map.Entry<String, String> e : found.entrySet()) {
+      LOG.error(
+          "agent {}: table {} is not replicated: {}",
+          settings.agentName(),
+          e.getKey(),
+          e.getValue());
+      items.add(CaptureStatus.tableLeftOut(e.getKey(), e.getValue()));
+    }
+    unreadableTables = List.copyOf(found.keySet());
+    status.startFindings(items);
+  }
+
+  /** Why a table with {@code timetz} columns is left out. */
+  static String timetzMessage(String columns) {
+    return "its column(s) "
+        + columns
+        + " are timetz, whose values Debezium's decoder moves to UTC, dropping their offset"
+        + " (10:11:12+05:30 would arrive as 04:41:12+00); set timetz_at_utc = on to replicate the"
+        + " table with its timetz values at UTC, or change the column to timestamptz or time";
   }
 
   /** Debezium's regex list matching exactly the tables {@code schema.table} given. */
@@ -611,6 +666,8 @@ final class PostgresDialect implements SourceDialect {
     private Connection catalog;
     private boolean snapshotOpen;
     private final Materialization materialization; // materialization hook
+    private final TimetzColumns timetz = new TimetzColumns();
+    private final java.util.Set<TableName> leftOut = new java.util.HashSet<>();
 
     /**
      * The delete half of a primary-key update, held until the next record tells whether it is
@@ -692,9 +749,40 @@ final class PostgresDialect implements SourceDialect {
             AgentException.Code.INTERNAL,
             "change to " + table + " outside a transaction (provide.transaction.metadata is off?)");
       }
+      if (leftOutWhileStreaming(table, fields.after())) {
+        counters.increment(AgentCounter.RA_LOG_RECORDS_SKIPPED);
+        return false;
+      }
       addChange(record, value, table, op);
       counters.increment(AgentCounter.RA_LOG_RECORDS_PROCESSED);
       return false;
+    }
+
+    /**
+     * Whether the change is of a table left out while streaming: one created, or given a {@code
+     * timetz} column, after the agent's start check, without {@code timetz_at_utc}. Its first such
+     * change leaves it out until the agent's next start (whose check leaves it out again while the
+     * column is there), reported to the server and logged.
+     */
+    private boolean leftOutWhileStreaming(TableName table, Field afterField) {
+      if (source.timetzAtUtc()) {
+        return false;
+      }
+      if (leftOut.contains(table)) {
+        return true;
+      }
+      String columns = timetz.of(afterField);
+      if (columns.isEmpty()) {
+        return false;
+      }
+      leftOut.add(table);
+      String message =
+          timetzMessage(columns)
+              + "; it gained the column while the agent was streaming: its changes from then on are"
+              + " not sent (materialize it again once it replicates)";
+      LOG.error("agent {}: table {} is not replicated: {}", settings.agentName(), table, message);
+      status.add(CaptureStatus.tableLeftOut(table.toString(), message));
+      return true;
     }
 
     /**

@@ -47,6 +47,12 @@ interface SourceDialect {
     return stored;
   }
 
+  /**
+   * What the agent does not capture from this primary: the findings of the last {@link #prepare()}
+   * and the tables left out while streaming since. One per dialect, so it outlives sessions.
+   */
+  CaptureStatus captureStatus();
+
   /** The connector's properties (the common engine properties are added by the session). */
   Properties connectorProperties();
 

@@ -479,6 +479,30 @@ public final class LtlClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Tells the server what the agent does not capture ({@link Frame.AgentStatus}), replacing what it
+   * told before. Sent only in a session at {@link WireProtocol#STATUS_VERSION} or later; in an
+   * older one this does nothing (the server could not read the frame).
+   *
+   * @return whether the frame was sent
+   * @throws IOException when the client is not open
+   */
+  public boolean sendStatus(Frame.AgentStatus status) throws IOException {
+    lock.lock();
+    try {
+      if (state != State.OPEN) {
+        throw closedException();
+      }
+      if (welcome().version() < WireProtocol.STATUS_VERSION) {
+        return false;
+      }
+      channel.writeAndFlush(status).addListener(writeListener);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Whether batches can be sent: the handshake is done and nothing has closed the client. */
   public boolean isOpen() {
     lock.lock();

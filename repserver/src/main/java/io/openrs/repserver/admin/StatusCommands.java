@@ -13,6 +13,7 @@ import io.openrs.queue.file.PartitionInfo;
 import io.openrs.repserver.admin.rcl.RclCommand;
 import io.openrs.repserver.catalog.Catalog;
 import io.openrs.repserver.dist.DistStats;
+import io.openrs.repserver.origin.AgentReport;
 import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.repserver.sqt.SqtStats;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** {@code admin who}, {@code who_is_down}, {@code disk_space}, version, health, echo, tickets. */
@@ -100,7 +102,11 @@ final class StatusCommands {
           .text("version")
           .row(
               VERSION
-                  + " (LTL protocol 1, RSSD schema "
+                  + " (LTL protocol "
+                  + io.openrs.wire.WireProtocol.MIN_VERSION
+                  + "-"
+                  + io.openrs.wire.WireProtocol.MAX_VERSION
+                  + ", RSSD schema "
                   + catalog.view().schemaVersion()
                   + ", Java "
                   + Runtime.version()
@@ -125,7 +131,20 @@ final class StatusCommands {
                   + " s for a segment");
         }
       }
-      boolean healthy = down == 0 && waiting.isEmpty();
+      List<String> leftOut = new ArrayList<>();
+      for (OriginPipeline p : server.origins().values()) {
+        long n = p.state().agentReport().map(AgentReport::tablesLeftOut).orElse(0L);
+        if (n > 0) {
+          leftOut.add(
+              "origin "
+                  + p.state().name()
+                  + ": "
+                  + n
+                  + (n == 1 ? " table" : " tables")
+                  + " not replicated");
+        }
+      }
+      boolean healthy = down == 0 && waiting.isEmpty() && leftOut.isEmpty();
       return new Table()
           .text("mode")
           .text("quiesce")
@@ -139,7 +158,7 @@ final class StatusCommands {
               healthy ? "HEALTHY" : "SUSPECT",
               (int) down,
               waiting.size(),
-              healthy ? null : reason(down, waiting))
+              healthy ? null : reason(down, waiting, leftOut))
           .result(c.commandTag());
     } else if (c instanceof RclCommand.AdminEcho e) {
       return new Table().text("echo").row(e.text()).result(c.commandTag());
@@ -176,13 +195,16 @@ final class StatusCommands {
     throw new IllegalStateException("not a status command: " + c.kind());
   }
 
-  private static String reason(long down, List<String> waiting) {
+  private static String reason(long down, List<String> waiting, List<String> leftOut) {
     List<String> parts = new ArrayList<>();
     if (down > 0) {
       parts.add(down + " threads down or suspended (admin who_is_down)");
     }
     if (!waiting.isEmpty()) {
       parts.add(String.join("; ", waiting) + " (admin disk_space; admin who, sqm)");
+    }
+    if (!leftOut.isEmpty()) {
+      parts.add(String.join("; ", leftOut) + " (admin who, rep)");
     }
     return String.join("; ", parts);
   }
@@ -324,11 +346,72 @@ final class StatusCommands {
           }
           return t.result(tag);
         }
+      case "rep":
+        return repAgents(tag);
       default:
         throw new PgException(
             AdminErrors.INVALID_PARAMETER_VALUE,
-            "admin who: unknown module '" + module + "'; known: sqm, sqt, dist, dsi");
+            "admin who: unknown module '" + module + "'; known: sqm, sqt, dist, dsi, rep");
     }
+  }
+
+  /**
+   * {@code admin who, rep}: per origin, what its agent last reported it does not capture; one row
+   * per item, or one row saying all is captured, or that the agent has not reported.
+   */
+  private PgResult repAgents(String tag) {
+    Table t =
+        new Table()
+            .text("origin")
+            .text("agent")
+            .text("state")
+            .timestamptz("reported")
+            .text("subject")
+            .text("status")
+            .text("reason");
+    for (ConnectionDef c : catalog.view().connections()) {
+      OriginPipeline p = server.origins().get(c.id());
+      if (p == null) {
+        continue;
+      }
+      String state = repAgentState(p);
+      Optional<AgentReport> report = p.state().agentReport();
+      if (report.isEmpty()) {
+        t.row(
+            c.name(),
+            null,
+            state,
+            null,
+            null,
+            "UNKNOWN",
+            "no report from an agent since the server started (agents report from LTL protocol"
+                + " version 5 on)");
+        continue;
+      }
+      AgentReport r = report.get();
+      if (r.items().isEmpty()) {
+        t.row(c.name(), r.agent(), state, r.received(), null, "ALL CAPTURED", null);
+      }
+      for (AgentReport.Item i : r.items()) {
+        t.row(
+            c.name(),
+            r.agent(),
+            state,
+            r.received(),
+            i.subject().isEmpty() ? null : i.subject(),
+            i.tableLeftOut() ? "NOT REPLICATED" : "WARNING",
+            i.message());
+      }
+    }
+    return t.result(tag);
+  }
+
+  /** The REP AGENT thread's state as {@code admin who} shows it. */
+  private static String repAgentState(OriginPipeline p) {
+    if (!p.state().logTransfer().running()) {
+      return "Suspended";
+    }
+    return p.agentConnected() ? "Active" : "Down";
   }
 
   /** Replication Server's words for a DSI's state. */
@@ -358,15 +441,18 @@ final class StatusCommands {
       OriginPipeline p = server.origins().get(c.id());
       String q = c.id() + ":1 " + c.name();
       if (p != null) {
-        String rep;
-        if (!p.state().logTransfer().running()) {
-          rep = "Suspended";
-        } else if (p.agentConnected()) {
-          rep = "Active";
-        } else {
-          rep = "Down";
-        }
-        out.add(new Who("REP AGENT", rep, c.name()));
+        long leftOut = p.state().agentReport().map(AgentReport::tablesLeftOut).orElse(0L);
+        out.add(
+            new Who(
+                "REP AGENT",
+                repAgentState(p),
+                c.name()
+                    + (leftOut == 0
+                        ? ""
+                        : " ("
+                            + leftOut
+                            + (leftOut == 1 ? " table" : " tables")
+                            + " not replicated: admin who, rep)")));
         if (p.nrmThread()) {
           out.add(new Who("NRM", p.nrmAlive() ? "Awaiting Wakeup" : "Down", c.name()));
         }

@@ -10,6 +10,7 @@ import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.text.LtlParseException;
 import io.openrs.ltl.text.LtlParser;
+import io.openrs.repserver.origin.AgentReport;
 import io.openrs.repserver.origin.OriginPipeline;
 import io.openrs.wire.ErrorCode;
 import io.openrs.wire.Frame;
@@ -127,6 +128,9 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
         }
       } else if (frame instanceof Frame.StoreResume s) {
         origin.locator().offerResume(s.coveredUpTo(), s.blob());
+      } else if (frame instanceof Frame.AgentStatus status
+          && version >= WireProtocol.STATUS_VERSION) {
+        agentStatus(status);
       } else if (frame instanceof Frame.Heartbeat && version >= WireProtocol.LIVENESS_VERSION) {
         // Its arrival reset the idle timer; nothing else to do.
       } else {
@@ -298,6 +302,27 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
                 heartbeats ? liveness.heartbeatIntervalMillis() : 0,
                 0,
                 TimeUnit.MILLISECONDS));
+  }
+
+  /** Keeps the agent's report for the admin commands and logs what is new in it, once. */
+  private void agentStatus(Frame.AgentStatus status) {
+    List<AgentReport.Item> items = new ArrayList<>(status.items().size());
+    for (Frame.StatusItem i : status.items()) {
+      items.add(
+          new AgentReport.Item(
+              i.kind() == Frame.StatusKind.TABLE_NOT_REPLICATED, i.subject(), i.message()));
+    }
+    String agent = connect.agent().orElse("(unnamed)");
+    for (AgentReport.Item i :
+        origin.state().agentReported(new AgentReport(agent, Instant.now(), items))) {
+      LOG.warn(
+          "origin {}: agent {} reports {}{}: {} (admin who, rep)",
+          origin.state().name(),
+          agent,
+          i.tableLeftOut() ? "table not replicated: " : "warning",
+          i.tableLeftOut() ? i.subject() : i.subject().isEmpty() ? "" : " on " + i.subject(),
+          i.message());
+    }
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.openrs.repserver.origin;
 
 import io.openrs.ltl.Oqid;
 import io.openrs.repserver.nrm.InboundWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -25,6 +27,8 @@ public final class OriginState implements InboundWriter.Origin {
   private volatile Oqid durableOqid;
   private final AtomicReference<LogTransfer> logTransfer =
       new AtomicReference<>(LogTransfer.RUNNING);
+
+  private final AtomicReference<AgentReport> agentReport = new AtomicReference<>();
 
   /** The stop an agent was last refused for (whose first refusal was logged). */
   private final AtomicReference<LogTransfer> refusedFor = new AtomicReference<>();
@@ -93,6 +97,26 @@ public final class OriginState implements InboundWriter.Origin {
   /** Lets log transfer run again ({@code resume log transfer}). */
   public void resumeLogTransfer() {
     logTransfer.set(LogTransfer.RUNNING);
+  }
+
+  /** What the origin's agent last reported it does not capture; empty before its first report. */
+  public Optional<AgentReport> agentReport() {
+    return Optional.ofNullable(agentReport.get());
+  }
+
+  /**
+   * Keeps the agent's latest report in place of the last one.
+   *
+   * @return the items of {@code report} that the last report did not hold (all of them for the
+   *     first), for the server to log once
+   */
+  public List<AgentReport.Item> agentReported(AgentReport report) {
+    AgentReport last = agentReport.getAndSet(report);
+    List<AgentReport.Item> added = new ArrayList<>(report.items());
+    if (last != null) {
+      added.removeAll(last.items());
+    }
+    return added;
   }
 
   @Override

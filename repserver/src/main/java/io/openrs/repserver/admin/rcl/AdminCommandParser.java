@@ -64,7 +64,7 @@ final class AdminCommandParser {
         in.next();
         return new AdminWho(
             in.acceptSymbol(',')
-                ? Optional.of(in.lowerWord("a module name (dist, dsi, exec, sqm, sqt)", 0))
+                ? Optional.of(in.lowerWord("a module name (dist, dsi, rep, sqm, sqt)", 0))
                 : Optional.empty());
       case "who_is_down":
         return noArguments(in, new AdminWhoIsDown());
