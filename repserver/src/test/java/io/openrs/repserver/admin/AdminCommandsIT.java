@@ -168,6 +168,90 @@ class AdminCommandsIT {
     }
   }
 
+  /**
+   * What an agent reports it leaves out reaches the DBA: {@code admin who, rep} lists it, {@code
+   * admin who} counts it on the REP AGENT row, {@code admin health} turns SUSPECT, and a later
+   * report replaces it. An agent at protocol version 4 reports nothing: UNKNOWN.
+   */
+  @Test
+  void whatTheAgentLeavesOutIsShownUntilItsNextReport() throws Exception {
+    server.createConnection("pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, Map.of());
+    java.time.Duration wait = java.time.Duration.ofSeconds(30);
+    try (Connection c = sa("extended");
+        Statement s = c.createStatement()) {
+      try (io.openrs.wire.LtlClient v4 = agent(4)) {
+        assertThat(v4.sendStatus(new io.openrs.wire.Frame.AgentStatus(List.of()))).isFalse();
+        assertThat(rows(s, "admin who, rep"))
+            .singleElement()
+            .satisfies(
+                r -> {
+                  assertThat(r.subList(0, 3)).containsExactly("pds.pdb", null, "Active");
+                  assertThat(r.get(5)).isEqualTo("UNKNOWN");
+                });
+      }
+      try (io.openrs.wire.LtlClient agent = agent(5)) {
+        assertThat(
+                agent.sendStatus(
+                    new io.openrs.wire.Frame.AgentStatus(
+                        List.of(
+                            new io.openrs.wire.Frame.StatusItem(
+                                io.openrs.wire.Frame.StatusKind.TABLE_NOT_REPLICATED,
+                                "sales.hours",
+                                "its column(s) opens are timetz"),
+                            new io.openrs.wire.Frame.StatusItem(
+                                io.openrs.wire.Frame.StatusKind.WARNING, "", "zero dates")))))
+            .isTrue();
+        org.awaitility.Awaitility.await()
+            .atMost(wait)
+            .until(() -> rows(s, "admin who, rep").size() == 2);
+        List<List<String>> rep = rows(s, "admin who, rep");
+        assertThat(rep.get(0))
+            .containsSubsequence("pds.pdb", "a5", "Active")
+            .containsSubsequence("sales.hours", "NOT REPLICATED", "its column(s) opens are timetz");
+        assertThat(rep.get(1))
+            .containsSubsequence("pds.pdb", "a5")
+            .contains("WARNING", "zero dates");
+        assertThat(rep.get(1).get(4)).isNull();
+        assertThat(rows(s, "admin who"))
+            .contains(
+                List.of(
+                    "1",
+                    "REP AGENT",
+                    "Active",
+                    "pds.pdb (1 table not replicated: admin who, rep)"));
+        List<String> health = rows(s, "admin health").get(0);
+        assertThat(health.get(2)).isEqualTo("SUSPECT");
+        assertThat(health.get(5))
+            .isEqualTo("origin pds.pdb: 1 table not replicated (admin who, rep)");
+        agent.sendStatus(new io.openrs.wire.Frame.AgentStatus(List.of()));
+        org.awaitility.Awaitility.await()
+            .atMost(wait)
+            .until(() -> rows(s, "admin who, rep").get(0).get(5).equals("ALL CAPTURED"));
+        assertThat(rows(s, "admin health").get(0).get(2)).isEqualTo("HEALTHY");
+      }
+      // The last report stays while the agent is away.
+      org.awaitility.Awaitility.await()
+          .atMost(wait)
+          .until(() -> rows(s, "admin who, rep").get(0).get(2).equals("Down"));
+      assertThat(rows(s, "admin who, rep").get(0).get(5)).isEqualTo("ALL CAPTURED");
+    }
+  }
+
+  private io.openrs.wire.LtlClient agent(int version) throws Exception {
+    return io.openrs.wire.LtlClient.connect(
+        "127.0.0.1",
+        server.ltlPort(),
+        new io.openrs.ltl.LtlCommand.Connect(
+            "pds",
+            "pdb",
+            version,
+            version,
+            "sa",
+            TestServers.ADMIN_PASSWORD,
+            java.util.Optional.of("a" + version)),
+        java.time.Duration.ofSeconds(10));
+  }
+
   @Test
   void alterReplicationDefinitionKeepsSearchableColumnsThatWhereClausesRead() throws Exception {
     try (Connection c = sa("extended");
