@@ -25,8 +25,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Between products, with default parameters: each type goes into the other product's faithful type
  * with its exact value (docs/dsi.md, "Type mapping"), PostgreSQL to MariaDB and MariaDB to
- * PostgreSQL, in continuous and HVAR modes; a value the target cannot hold (PostgreSQL numeric NaN
- * into a MariaDB decimal) stops the connection with an error naming the column and the value.
+ * PostgreSQL, in continuous, parallel and HVAR modes; a value the target cannot hold (PostgreSQL
+ * numeric NaN into a MariaDB decimal) stops the connection with an error naming the column and the
+ * value.
  */
 class CrossProductTypesIT {
 
@@ -34,7 +35,7 @@ class CrossProductTypesIT {
   Path dir;
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"continuous", "hvar"})
+  @ValueSource(strings = {"continuous", "parallel", "hvar"})
   void postgresToMariaDbKeepsEveryValue(String mode) throws Exception {
     Pipeline.Spec spec =
         Scenarios.oneToOne(Kind.POSTGRESQL, Kind.MARIADB, ReplicationMatrixIT.MODES.get(mode))
@@ -95,7 +96,7 @@ class CrossProductTypesIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"continuous", "hvar"})
+  @ValueSource(strings = {"continuous", "parallel", "hvar"})
   void mariaDbToPostgresKeepsEveryValue(String mode) throws Exception {
     Pipeline.Spec spec =
         Scenarios.oneToOne(Kind.MARIADB, Kind.POSTGRESQL, ReplicationMatrixIT.MODES.get(mode))

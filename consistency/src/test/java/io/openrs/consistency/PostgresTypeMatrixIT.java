@@ -35,6 +35,7 @@ class PostgresTypeMatrixIT {
 
   private static final List<String> DDL =
       List.of(
+          "CREATE EXTENSION IF NOT EXISTS hstore",
           "CREATE TYPE %s.mood AS ENUM ('sad', 'ok', 'happy')",
           "CREATE TYPE %s.pair AS (a int, b text)",
           "CREATE DOMAIN %s.positive AS numeric(12,3) CHECK (VALUE > 0)",
@@ -44,7 +45,7 @@ class PostgresTypeMatrixIT {
               + " ts timestamp, tstz timestamptz, iv interval, u uuid, ip inet, net cidr,"
               + " mac macaddr, bt bit(4), vb varbit, js json, jb jsonb, x xml, ia int[],"
               + " ta text[], grid int[][], rng int4range, tsr tstzrange, e %s.mood,"
-              + " pt point, comp %s.pair, dom %s.positive, m money)",
+              + " pt point, comp %s.pair, dom %s.positive, m money, hs hstore)",
           "ALTER TABLE %s.types ALTER COLUMN t SET STORAGE EXTERNAL,"
               + " ALTER COLUMN jb SET STORAGE EXTERNAL, ALTER COLUMN ia SET STORAGE EXTERNAL,"
               + " ALTER COLUMN b SET STORAGE EXTERNAL");
@@ -62,7 +63,7 @@ class PostgresTypeMatrixIT {
               + " '{\"a\": [1, 2.50, {\"b\": null}]}', '<a b=\"1\">t &amp; u</a>',"
               + " '{1,NULL,3}', '{\"a b\",NULL,\"c\\\"d\",\"\"}', '{{1,2},{3,NULL}}', '[1,10)',"
               + " '[2020-01-01 00:00:00+00,infinity)', 'happy', '(1.5,-2)', '(7,\"x, y\")',"
-              + " 1.500, 12.34)",
+              + " 1.500, 12.34, '\"a b\"=>\"1\", \"c\\\\\"d\"=>NULL, \"\"=>\"\"')",
           "INSERT INTO %s.types (id, n, n4, f4, f8, i2, i4, i8, t, b, d, ts, tstz, tm)"
               + " VALUES (2, 'Infinity', -0.0001, '-0', 1.7976931348623157e308, 32767,"
               + " -2147483648, 9223372036854775807, '', '', '4714-11-24 BC',"
@@ -77,7 +78,7 @@ class PostgresTypeMatrixIT {
               + " (SELECT array_agg(g) FROM generate_series(1, 3000) g),"
               + " (SELECT string_agg(decode(md5(g::text), 'hex'), '') FROM"
               + " generate_series(1, 400) g), 1)",
-          "UPDATE %s.types SET n = 2.50 WHERE id = 5",
+          "UPDATE %s.types SET n = 2.50, hs = 'k=>v' WHERE id = 5",
           "UPDATE %s.types SET n = 100.000, d = '-infinity' WHERE id = 1",
           "DELETE FROM %s.types WHERE id = 4",
           // A text that equals the agent's old in-band placeholder is data like any other.

@@ -253,6 +253,10 @@ public final class PostgresColumnValues
     if (value instanceof PGobject o) {
       return o.getValue() == null ? null : "n" + o.getValue();
     }
+    if (value instanceof java.util.Map<?, ?> m) {
+      // hstore read by JDBC (a snapshot): the driver's own writer gives PostgreSQL's text form
+      return "n" + org.postgresql.util.HStoreConverter.toString(m);
+    }
     if (value instanceof byte[] b) {
       return "n" + new String(b, java.nio.charset.StandardCharsets.UTF_8);
     }

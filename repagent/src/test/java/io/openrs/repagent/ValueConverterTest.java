@@ -158,4 +158,14 @@ class ValueConverterTest {
     assertThat(c.convert(arr, java.util.Arrays.asList("a\"b", null)))
         .isEqualTo(new Value.Json("[\"a\\\"b\",null]"));
   }
+
+  /** An hstore read by JDBC (a snapshot) is a map: it travels as PostgreSQL's text of it. */
+  @Test
+  void anHstoreReadAsAMapTravelsAsPostgresText() {
+    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put("a \"b\"", "1\\2");
+    m.put("n", null);
+    String tagged = PostgresColumnValues.tagged("hstore", m);
+    assertThat(tagged).isEqualTo("n\"a \\\"b\\\"\"=>\"1\\\\2\", \"n\"=>NULL");
+  }
 }
