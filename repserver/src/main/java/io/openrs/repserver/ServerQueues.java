@@ -21,12 +21,9 @@ import java.util.Optional;
  *
  * <p>With {@code kafka} the queues are topics of the cluster at {@code kafka_bootstrap_servers},
  * named after {@code rs_name}; the server does not start when it cannot reach the cluster within
- * {@link #KAFKA_OPERATION_TIMEOUT} and says which cluster it tried.
+ * {@code kafka_operation_timeout_ms} and says which cluster it tried.
  */
 final class ServerQueues implements AutoCloseable {
-
-  /** The bound on each blocking call to the Kafka cluster, reaching it at start included. */
-  static final Duration KAFKA_OPERATION_TIMEOUT = Duration.ofSeconds(30);
 
   private final QueueManager manager;
   private final Optional<FileQueueManager> files;
@@ -88,7 +85,7 @@ final class ServerQueues implements AutoCloseable {
           (short) p.getInt("kafka_replication_factor"),
           p.getInt("kafka_min_insync_replicas"),
           settings.kafkaClientProperties(),
-          KAFKA_OPERATION_TIMEOUT);
+          Duration.ofMillis(p.getInt("kafka_operation_timeout_ms")));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "queue_engine = kafka (rs_name, kafka_replication_factor, kafka_min_insync_replicas): "

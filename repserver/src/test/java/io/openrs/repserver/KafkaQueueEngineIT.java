@@ -266,7 +266,9 @@ class KafkaQueueEngineIT {
   void aClusterThatCannotBeReachedStopsTheStartNamingIt() throws Exception {
     String nobody = "127.0.0.1:" + ServerProcess.freePort();
     ServerSettings unreachable =
-        kafkaSettings("KAFKA_DOWN_RS", Map.of("kafka_bootstrap_servers", nobody));
+        kafkaSettings(
+            "KAFKA_DOWN_RS",
+            Map.of("kafka_bootstrap_servers", nobody, "kafka_operation_timeout_ms", "3000"));
     assertThatThrownBy(() -> ReplicationServer.start(unreachable, new SimpleMeterRegistry()))
         .hasMessageStartingWith(
             "queue_engine = kafka: cannot open the stable queues in the Kafka cluster at "

@@ -95,8 +95,19 @@ final class StandardParameters {
             .doc(
                 "With queue_engine kafka (needed then): the cluster's bootstrap.servers, e.g."
                     + " `k1:9092,k2:9092`. The server does not start when it cannot reach the"
-                    + " cluster within 30 s, and says so. Other client properties (TLS, SASL)"
-                    + " are `kafka.<property> = value` lines of the start-up file.")
+                    + " cluster within kafka_operation_timeout_ms, and says so. Other client"
+                    + " properties (TLS, SASL) are `kafka.<property> = value` lines of the"
+                    + " start-up file.")
+            .build());
+    all.add(
+        startup("kafka_operation_timeout_ms", INTEGER)
+            .unit("ms")
+            .dflt("30000")
+            .range(1000, 600_000)
+            .doc(
+                "With queue_engine kafka: the bound on each blocking call to the cluster (reaching"
+                    + " it at start, creating and describing topics, deleting records behind the"
+                    + " slowest reader). A start that cannot reach the cluster within it fails.")
             .build());
     all.add(
         startup("kafka_replication_factor", INTEGER)

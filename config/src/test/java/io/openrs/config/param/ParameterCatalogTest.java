@@ -54,6 +54,7 @@ class ParameterCatalogTest {
             "data_directory",
             "kafka_bootstrap_servers",
             "kafka_min_insync_replicas",
+            "kafka_operation_timeout_ms",
             "kafka_replication_factor",
             "listen_address",
             "ltl_port",

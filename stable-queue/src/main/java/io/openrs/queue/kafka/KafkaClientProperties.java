@@ -38,9 +38,10 @@ final class KafkaClientProperties {
   Map<String, Object> admin(String clientId) {
     Map<String, Object> p = common(ADMIN_PREFIX);
     p.putIfAbsent(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
-    p.putIfAbsent(
-        CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG,
-        (int) config.operationTimeout().toMillis());
+    int timeout = (int) config.operationTimeout().toMillis();
+    p.putIfAbsent(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, timeout);
+    // The admin client refuses an API timeout below its request timeout (30 s by default).
+    p.putIfAbsent(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, Math.min(30_000, timeout));
     return p;
   }
 
