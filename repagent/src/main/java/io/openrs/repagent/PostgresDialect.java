@@ -555,47 +555,26 @@ final class PostgresDialect implements SourceDialect {
             : java.util.regex.Pattern.compile(
                 String.join("|", includeRegex(source.tableIncludeList()).split(",")));
     java.util.LinkedHashMap<String, String> found = new java.util.LinkedHashMap<>();
-    try (Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT n.nspname, k.relname, string_agg(quote_ident(a.attname), ', '"
-                    + " ORDER BY a.attnum) FROM pg_attribute a JOIN pg_class k"
-                    + " ON k.oid = a.attrelid JOIN pg_namespace n ON n.oid = k.relnamespace"
-                    + " WHERE a.attnum > 0 AND NOT a.attisdropped AND k.relkind IN ('r', 'p')"
-                    + " AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
-                    + " GROUP BY n.nspname, k.relname, lower(a.attname) HAVING count(*) > 1")) {
-      while (r.next()) {
-        String table = r.getString(1) + "." + r.getString(2);
-        if (included == null || included.matcher(table).matches()) {
-          found.putIfAbsent(
-              table,
-              "its columns "
-                  + r.getString(3)
-                  + " differ only by case, and Debezium cannot read such a table (rename one of"
-                  + " them; the agent's next session then captures the table again, from that"
-                  + " point on)");
-        }
-      }
-    }
+    columnsWhere(
+        c,
+        "",
+        "GROUP BY n.nspname, k.relname, lower(a.attname) HAVING count(*) > 1",
+        included,
+        (table, columns) ->
+            found.putIfAbsent(
+                table,
+                "its columns "
+                    + columns
+                    + " differ only by case, and Debezium cannot read such a table (rename one of"
+                    + " them; the agent's next session then captures the table again, from that"
+                    + " point on)"));
     if (!source.timetzAtUtc()) {
-      try (Statement s = c.createStatement();
-          ResultSet r =
-              s.executeQuery(
-                  "SELECT n.nspname, k.relname, string_agg(quote_ident(a.attname), ', '"
-                      + " ORDER BY a.attnum) FROM pg_attribute a JOIN pg_class k"
-                      + " ON k.oid = a.attrelid JOIN pg_namespace n ON n.oid = k.relnamespace"
-                      + " JOIN pg_type t ON t.oid = a.atttypid"
-                      + " WHERE a.attnum > 0 AND NOT a.attisdropped AND k.relkind IN ('r', 'p')"
-                      + " AND n.nspname NOT IN ('pg_catalog', 'information_schema')"
-                      + " AND 'timetz'::regtype IN (t.oid, t.typbasetype)"
-                      + " GROUP BY n.nspname, k.relname")) {
-        while (r.next()) {
-          String table = r.getString(1) + "." + r.getString(2);
-          if (included == null || included.matcher(table).matches()) {
-            found.putIfAbsent(table, timetzMessage(r.getString(3)));
-          }
-        }
-      }
+      columnsWhere(
+          c,
+          " JOIN pg_type t ON t.oid = a.atttypid",
+          "AND 'timetz'::regtype IN (t.oid, t.typbasetype) GROUP BY n.nspname, k.relname",
+          included,
+          (table, columns) -> found.putIfAbsent(table, timetzMessage(columns)));
     }
     List<io.openrs.wire.Frame.StatusItem> items = new ArrayList<>();
     for (Map.Entry<String, String> e : found.entrySet()) {
@@ -608,6 +587,37 @@ final class PostgresDialect implements SourceDialect {
     }
     unreadableTables = List.copyOf(found.keySet());
     status.startFindings(items);
+  }
+
+  /**
+   * Hands {@code found} each table ({@code schema.table}, among those {@code included} matches, or
+   * all when null) and its columns (quoted, comma-separated) that a query over the user tables'
+   * columns finds: {@code join} adds to its FROM, {@code tail} adds conditions and the grouping.
+   */
+  private static void columnsWhere(
+      Connection c,
+      String join,
+      String tail,
+      java.util.regex.Pattern included,
+      java.util.function.BiConsumer<String, String> found)
+      throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT n.nspname, k.relname, string_agg(quote_ident(a.attname), ', '"
+                    + " ORDER BY a.attnum) FROM pg_attribute a JOIN pg_class k"
+                    + " ON k.oid = a.attrelid JOIN pg_namespace n ON n.oid = k.relnamespace"
+                    + join
+                    + " WHERE a.attnum > 0 AND NOT a.attisdropped AND k.relkind IN ('r', 'p')"
+                    + " AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
+                    + tail)) {
+      while (r.next()) {
+        String table = r.getString(1) + "." + r.getString(2);
+        if (included == null || included.matcher(table).matches()) {
+          found.accept(table, r.getString(3));
+        }
+      }
+    }
   }
 
   /** Why a table with {@code timetz} columns is left out. */

@@ -17,6 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Encoder and decoder through a Netty pipeline, on good and on damaged input. */
@@ -251,45 +252,19 @@ class FrameCodecTest {
         .hasMessageContaining("truncationPoint length 65; an OQID holds at most 64 bytes");
   }
 
-  @Test
-  void anAgentStatusOverItsLimitsIsRefusedNamingTheField() {
-    // 10,001 items claimed: refused before any item is read.
-    assertThatThrownBy(
-            () ->
-                feed(
-                    Samples.raw(FrameCodec.TYPE_AGENT_STATUS, HexFormat.of().parseHex("00002711"))))
+  @ParameterizedTest
+  @CsvSource({
+    // 10,001 items claimed: refused before any item is read
+    "00002711, 'itemCount 10001, more than the limit 10000'",
+    "00000001030000000000000000, 'unknown status kind 3'",
+    "000000010100000401, 'item 0 subject length 1025, more than the limit 1024'",
+    "00000001020000000000000001ff, 'item 0 message that is not UTF-8'"
+  })
+  void anAgentStatusOverItsLimitsIsRefusedNamingTheField(String bodyHex, String message) {
+    byte[] body = HexFormat.of().parseHex(bodyHex);
+    assertThatThrownBy(() -> feed(Samples.raw(FrameCodec.TYPE_AGENT_STATUS, body)))
         .isInstanceOf(WireProtocolException.class)
-        .hasMessageContaining("itemCount 10001, more than the limit 10000");
-    channel = channel(MAX);
-    // Kind 3 is no kind.
-    assertThatThrownBy(
-            () ->
-                feed(
-                    Samples.raw(
-                        FrameCodec.TYPE_AGENT_STATUS,
-                        HexFormat.of().parseHex("00000001" + "03" + "00000000" + "00000000"))))
-        .isInstanceOf(WireProtocolException.class)
-        .hasMessageContaining("unknown status kind 3");
-    channel = channel(MAX);
-    // A subject of 1025 bytes.
-    assertThatThrownBy(
-            () ->
-                feed(
-                    Samples.raw(
-                        FrameCodec.TYPE_AGENT_STATUS,
-                        HexFormat.of().parseHex("00000001" + "01" + "00000401"))))
-        .isInstanceOf(WireProtocolException.class)
-        .hasMessageContaining("item 0 subject length 1025, more than the limit 1024");
-    channel = channel(MAX);
-    // A message that is not UTF-8.
-    assertThatThrownBy(
-            () ->
-                feed(
-                    Samples.raw(
-                        FrameCodec.TYPE_AGENT_STATUS,
-                        HexFormat.of().parseHex("00000001" + "02" + "00000000" + "00000001ff"))))
-        .isInstanceOf(WireProtocolException.class)
-        .hasMessageContaining("item 0 message that is not UTF-8");
+        .hasMessageContaining(message);
   }
 
   @Test
