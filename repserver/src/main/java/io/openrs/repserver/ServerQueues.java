@@ -43,7 +43,7 @@ final class ServerQueues implements AutoCloseable {
     if (isKafka(settings)) {
       KafkaEngineConfig config = kafkaConfig(settings);
       try {
-        return new ServerQueues(KafkaQueueManager.open(config), Optional.empty());
+        return new ServerQueues(KafkaQueueManager.open(config, registry), Optional.empty());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "queue_engine = kafka: a kafka.<property> line: " + e.getMessage(), e);

@@ -53,6 +53,8 @@ final class AcknowledgedWriter {
 
   private final Set<CompletableFuture<QueuePosition>> pending = ConcurrentHashMap.newKeySet();
 
+  private final TrafficStats stats = new TrafficStats();
+
   /** The acknowledged end: offset and byte offset after the last acknowledged record. */
   record End(long offset, long byteOffset) {}
 
@@ -103,10 +105,16 @@ final class AcknowledgedWriter {
     nextByteOffset = recordByteEnd;
     CompletableFuture<QueuePosition> future = new CompletableFuture<>();
     pending.add(future);
+    long sent = System.nanoTime();
     try {
       producer.send(
           QueueRecordFormat.encode(topic, message, byteOffset),
-          (metadata, error) -> acknowledged(future, metadata, error, recordByteEnd));
+          (metadata, error) -> {
+            if (error == null) {
+              stats.acknowledged(message.length, System.nanoTime() - sent);
+            }
+            acknowledged(future, metadata, error, recordByteEnd);
+          });
     } catch (InterruptException e) {
       onFailure.accept(e);
       throw new InterruptedException(
@@ -152,6 +160,11 @@ final class AcknowledgedWriter {
     } finally {
       sendLock.unlock();
     }
+  }
+
+  /** Records and bytes Kafka acknowledged, and the time from send to acknowledgement. */
+  TrafficStats stats() {
+    return stats;
   }
 
   /** The acknowledged end. */

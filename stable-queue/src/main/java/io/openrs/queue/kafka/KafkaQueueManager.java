@@ -1,5 +1,7 @@
 package io.openrs.queue.kafka;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.queue.QueueException;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
@@ -48,10 +50,12 @@ public final class KafkaQueueManager implements QueueManager {
   private final KafkaNames names;
   private final KafkaClientProperties clients;
   private final Admin admin;
+  private final MeterRegistry registry;
   private final Map<QueueId, KafkaStableQueue> open = new ConcurrentHashMap<>();
 
-  private KafkaQueueManager(KafkaEngineConfig config, Admin admin) {
+  private KafkaQueueManager(KafkaEngineConfig config, Admin admin, MeterRegistry registry) {
     this.config = config;
+    this.registry = registry;
     this.names = new KafkaNames(config.serverName());
     this.clients = new KafkaClientProperties(config);
     this.admin = admin;
@@ -63,11 +67,19 @@ public final class KafkaQueueManager implements QueueManager {
    * timeout).
    */
   public static KafkaQueueManager open(KafkaEngineConfig config) {
+    return open(config, new SimpleMeterRegistry());
+  }
+
+  /**
+   * As {@link #open(KafkaEngineConfig)}, each queue registering its counters in {@code registry}
+   * ({@link KafkaQueueMeters}: the file engine's names, with the meanings this engine gives them).
+   */
+  public static KafkaQueueManager open(KafkaEngineConfig config, MeterRegistry registry) {
     KafkaClientProperties clients = new KafkaClientProperties(config);
     clients.producer("openrs-" + config.serverName() + "-check", 0);
     clients.consumer("openrs-" + config.serverName() + "-check");
     Admin admin = Admin.create(clients.admin("openrs-" + config.serverName() + "-admin"));
-    KafkaQueueManager m = new KafkaQueueManager(config, admin);
+    KafkaQueueManager m = new KafkaQueueManager(config, admin, registry);
     try {
       String clusterId = m.await("reach the cluster", admin.describeCluster().clusterId());
       LOG.info(
@@ -175,7 +187,8 @@ public final class KafkaQueueManager implements QueueManager {
             new QueueTopic(id, names, admin, config.operationTimeout()),
             clients,
             config.operationTimeout(),
-            closed -> open.remove(closed.id(), closed));
+            closed -> open.remove(closed.id(), closed),
+            registry);
     if (open.putIfAbsent(id, q) != null) {
       q.close();
       throw new IllegalStateException("queue " + id + " is already open");

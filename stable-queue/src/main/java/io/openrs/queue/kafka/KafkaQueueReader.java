@@ -25,6 +25,7 @@ final class KafkaQueueReader implements QueueReader {
   private final RecordFetcher fetcher;
   private final ArrayDeque<ConsumerRecord<byte[], byte[]>> fetched = new ArrayDeque<>();
   private long nextOffset;
+  private volatile long recordsRead;
   private volatile boolean released;
   private Thread owner;
 
@@ -71,6 +72,7 @@ final class KafkaQueueReader implements QueueReader {
         if (head.offset() < durable) {
           fetched.poll();
           nextOffset = head.offset() + 1;
+          recordsRead++; // only the owner thread writes it
           return Optional.of(QueueRecordFormat.message(head));
         }
       } else if (nextOffset < durable) {
@@ -98,6 +100,16 @@ final class KafkaQueueReader implements QueueReader {
         fetched.poll();
       }
     }
+  }
+
+  /** Records this reader returned. */
+  long recordsRead() {
+    return recordsRead;
+  }
+
+  /** Its fetches from the brokers. */
+  TrafficStats fetcherStats() {
+    return fetcher.stats();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.openrs.queue.kafka;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.openrs.queue.QueueClosedException;
 import io.openrs.queue.QueueException;
 import io.openrs.queue.QueueId;
@@ -74,6 +75,7 @@ public final class KafkaStableQueue implements StableQueue {
 
   private final RecordFetcher dumpFetcher;
   private final AcknowledgedWriter writer;
+  private final KafkaQueueMeters meters;
 
   private KafkaStableQueue(
       QueueId id,
@@ -85,7 +87,8 @@ public final class KafkaStableQueue implements StableQueue {
       RecordFetcher dumpFetcher,
       long start,
       AcknowledgedWriter.End end,
-      Map<String, ReaderMark> marks) {
+      Map<String, ReaderMark> marks,
+      MeterRegistry registry) {
     this.id = id;
     this.settings = settings;
     this.topic = topic;
@@ -104,6 +107,7 @@ public final class KafkaStableQueue implements StableQueue {
             end,
             this::fail,
             this::closed);
+    this.meters = new KafkaQueueMeters(registry, this, writer);
   }
 
   /**
@@ -117,7 +121,8 @@ public final class KafkaStableQueue implements StableQueue {
       QueueTopic topic,
       KafkaClientProperties clients,
       Duration timeout,
-      Consumer<KafkaStableQueue> onClose) {
+      Consumer<KafkaStableQueue> onClose,
+      MeterRegistry registry) {
     RecordFetcher dumpFetcher =
         new RecordFetcher(
             id,
@@ -151,7 +156,8 @@ public final class KafkaStableQueue implements StableQueue {
               dumpFetcher,
               start,
               new AcknowledgedWriter.End(end, byteEnd),
-              marks);
+              marks,
+              registry);
       LOG.info(
           "queue {}: opened topic {}: offsets {}..{}, {} reader(s) {}",
           id,
@@ -303,6 +309,7 @@ public final class KafkaStableQueue implements StableQueue {
                   timeout),
               mark.nextOffset());
       handles.put(name, reader);
+      meters.registerReader(reader);
       return reader;
     }
   }
@@ -330,6 +337,18 @@ public final class KafkaStableQueue implements StableQueue {
     synchronized (readers) {
       handles.remove(name, handle);
     }
+    meters.removeReader(handle);
+  }
+
+  /** Records the topic holds, as last known (a meter; asks the brokers nothing). */
+  long recordsHeld() {
+    return Math.max(0, durableEnd() - deletion.heldFrom());
+  }
+
+  /** Acknowledged records after a reader's confirmed position (a meter; no broker call). */
+  long recordsAfterMark(String name) {
+    long end = durableEnd();
+    return mark(name).map(m -> Math.max(0, end - Math.max(m.nextOffset(), heldFrom()))).orElse(0L);
   }
 
   @Override
@@ -345,6 +364,7 @@ public final class KafkaStableQueue implements StableQueue {
     }
     if (handle != null) {
       handle.release();
+      meters.removeReader(handle);
     }
     LOG.info("queue {}: dropped reader {}", id, name);
     truncate();
@@ -530,6 +550,7 @@ public final class KafkaStableQueue implements StableQueue {
       handles.clear();
     }
     open.forEach(KafkaQueueReader::release);
+    meters.removeAll();
     dumpFetcher.close();
     onClose.accept(this);
     LOG.info("queue {}: closed", id);

@@ -43,6 +43,8 @@ final class RecordFetcher implements AutoCloseable {
     consumer.assign(List.of(partition));
   }
 
+  private final TrafficStats stats = new TrafficStats();
+
   /**
    * The next records Kafka returns from {@code from} on (possibly past {@code stop}); none only if
    * the records before {@code stop} no longer exist (the consumer moved to the oldest held, at or
@@ -52,6 +54,11 @@ final class RecordFetcher implements AutoCloseable {
    *     was deleted, so waiting the whole timeout for one is an error
    * @throws QueueException if nothing arrives within the timeout
    */
+  /** Its fetches that brought records, and their time. */
+  TrafficStats stats() {
+    return stats;
+  }
+
   synchronized List<ConsumerRecord<byte[], byte[]>> fetch(long from, long stop) {
     if (closed) {
       throw new QueueClosedException(queue, QueueState.CLOSED, null);
@@ -60,11 +67,13 @@ final class RecordFetcher implements AutoCloseable {
       consumer.seek(partition, from);
       position = from;
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long started = System.nanoTime();
+    long deadline = started + timeout.toNanos();
     while (true) {
       List<ConsumerRecord<byte[], byte[]>> got = consumer.poll(POLL_SLICE).records(partition);
       if (!got.isEmpty()) {
         position = got.get(got.size() - 1).offset() + 1;
+        stats.fetched(got.size(), System.nanoTime() - started);
         return got;
       }
       position = consumer.position(partition, timeout);

@@ -3,6 +3,8 @@ package io.openrs.queue.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
 import io.openrs.queue.QueueMessage;
@@ -118,6 +120,72 @@ class KafkaEngineIT {
         .extracting(
             r -> ByteBuffer.wrap(r.headers().lastHeader("openrs.byte-offset").value()).getLong())
         .containsExactly(0L, 1L, 3L);
+  }
+
+  /**
+   * A queue's counters carry the file engine's names and tags: what Kafka acknowledged (records,
+   * bytes, send-to-acknowledgement time), the records held, each reader's records, fetches and
+   * backlog after its confirmed position; they go when the reader and the queue close.
+   */
+  @Test
+  void theQueuesCountersFollowWritesReadsAndConfirmations() throws Exception {
+    MeterRegistry registry = new SimpleMeterRegistry();
+    KafkaQueueManager metered = KafkaQueueManager.open(config, registry);
+    try {
+      StableQueue q = metered.createQueue(Q, QueueSettings.defaults());
+      List<QueuePosition> positions = new ArrayList<>();
+      for (byte[] m : List.of(new byte[10], new byte[20], new byte[30])) {
+        positions.add(q.append(m).get(30, TimeUnit.SECONDS));
+      }
+      String instance = Q.toString();
+      assertThat(registry.get("CmdsWritten").tag("instance", instance).functionCounter().count())
+          .isEqualTo(3.0);
+      assertThat(registry.get("BytesWritten").tag("instance", instance).functionCounter().count())
+          .isEqualTo(60.0);
+      assertThat(registry.get("SQMWriteTime").tag("instance", instance).functionTimer().count())
+          .isEqualTo(3.0);
+      assertThat(registry.get("SegsActive").tag("instance", instance).gauge().value())
+          .isEqualTo(3.0);
+      QueueReader r = q.openReader("dist");
+      assertThat(
+              registry
+                  .get("SQMRBacklogSeg")
+                  .tags("instance", instance, "reader", "dist")
+                  .gauge()
+                  .value())
+          .isEqualTo(3.0);
+      for (int i = 0; i < 3; i++) {
+        assertThat(r.poll(Duration.ofSeconds(30))).isPresent();
+      }
+      assertThat(
+              registry
+                  .get("CmdsRead")
+                  .tags("module", "SQMR", "reader", "dist")
+                  .functionCounter()
+                  .count())
+          .isEqualTo(3.0);
+      assertThat(
+              registry
+                  .get("SQMRReadTime")
+                  .tags("instance", instance, "reader", "dist")
+                  .functionTimer()
+                  .count())
+          .isPositive();
+      r.confirm(positions.get(1));
+      assertThat(
+              registry
+                  .get("SQMRBacklogSeg")
+                  .tags("instance", instance, "reader", "dist")
+                  .gauge()
+                  .value())
+          .isEqualTo(1.0);
+      r.close();
+      assertThat(registry.find("CmdsRead").tag("reader", "dist").meters()).isEmpty();
+      q.close();
+      assertThat(registry.find("CmdsWritten").meters()).isEmpty();
+    } finally {
+      metered.close();
+    }
   }
 
   @Test
