@@ -63,6 +63,14 @@ public final class InProcessKafka implements AutoCloseable {
     return cluster;
   }
 
+  /**
+   * Shuts broker {@code brokerId} down for good (a controlled shutdown: the controller moves its
+   * partitions' leadership at once), as a lost machine whose replicas the others take over.
+   */
+  public void stopBroker(int brokerId) {
+    cluster.brokers().get(brokerId).shutdown();
+  }
+
   @Override
   public void close() throws Exception {
     try {
