@@ -176,6 +176,8 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
       s.rssdWriter.scheduleWithFixedDelay(s::saveLocators, 1, 1, TimeUnit.SECONDS);
       s.applySpaceWarnings();
       s.rssdWriter.scheduleWithFixedDelay(s::applySpaceWarnings, 5, 5, TimeUnit.SECONDS);
+      s.rssdWriter.scheduleWithFixedDelay(
+          s.queues::logAcknowledgementWaits, 5, 5, TimeUnit.SECONDS);
       s.stats = new StatsReporter(registry, Clock.SYSTEM);
       s.admin =
           PgServer.start(

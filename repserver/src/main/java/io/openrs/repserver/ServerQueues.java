@@ -3,6 +3,7 @@ package io.openrs.repserver;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.openrs.config.param.ParameterValues;
+import io.openrs.queue.QueueInfo;
 import io.openrs.queue.QueueManager;
 import io.openrs.queue.file.FileQueueManager;
 import io.openrs.queue.file.PartitionInfo;
@@ -24,6 +25,8 @@ import java.util.Optional;
  * {@code kafka_operation_timeout_ms} and says which cluster it tried.
  */
 final class ServerQueues implements AutoCloseable {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServerQueues.class);
 
   private final QueueManager manager;
   private final Optional<FileQueueManager> files;
@@ -102,6 +105,33 @@ final class ServerQueues implements AutoCloseable {
   /** The file engine's partitions; none with Kafka (the brokers hold the data). */
   List<PartitionInfo> partitions() {
     return files.map(FileQueueManager::partitions).orElse(List.of());
+  }
+
+  /** Queues whose ongoing wait for an acknowledgement was logged (rssd writer thread only). */
+  private final java.util.Set<io.openrs.queue.QueueId> waitsLogged = new java.util.HashSet<>();
+
+  /**
+   * Logs once, at WARN, each queue whose oldest write has waited {@link
+   * QueueInfo#LONG_ACKNOWLEDGEMENT_WAIT} for the cluster (the engine logs when acknowledgements
+   * come again); called every few seconds.
+   */
+  void logAcknowledgementWaits() {
+    java.util.Map<io.openrs.queue.QueueId, Duration> waits = manager.acknowledgementWaits();
+    waitsLogged.removeIf(
+        id ->
+            waits.getOrDefault(id, Duration.ZERO).compareTo(QueueInfo.LONG_ACKNOWLEDGEMENT_WAIT)
+                < 0);
+    waits.forEach(
+        (id, wait) -> {
+          if (wait.compareTo(QueueInfo.LONG_ACKNOWLEDGEMENT_WAIT) >= 0 && waitsLogged.add(id)) {
+            LOG.warn(
+                "queue {}: Kafka has not acknowledged a write for {} s; the queue's writes wait"
+                    + " while the producer retries; is the cluster short of in-sync replicas or"
+                    + " unreachable? (admin who, sqm)",
+                id,
+                wait.toSeconds());
+          }
+        });
   }
 
   /** Hands the stable storage warning thresholds to the file engine; Kafka has none. */

@@ -12,17 +12,24 @@ import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,7 +57,11 @@ class KafkaBrokerLossIT {
   }
 
   private ServerSettings settings() {
-    Map<String, String> p = new HashMap<>();
+    return settings(Map.of());
+  }
+
+  private ServerSettings settings(Map<String, String> more) {
+    Map<String, String> p = new HashMap<>(more);
     p.put("queue_engine", "kafka");
     p.put("kafka_bootstrap_servers", kafka.bootstrapServers());
     p.put("kafka_replication_factor", "3");
@@ -86,6 +97,81 @@ class KafkaBrokerLossIT {
       }
       AgentReplay.assertOutboundHoldsEachCommitOnce(s, stream);
     }
+  }
+
+  /**
+   * Two of the three brokers go: one in-sync replica is left, fewer than min.insync.replicas, so
+   * Kafka acknowledges no write. The server waits instead of failing and says so ({@code admin
+   * health} SUSPECT naming the queue, {@code admin who, sqm} "waiting ... for Kafka"); when one
+   * broker is back the waiting writes are acknowledged, the stream completes without a restart and
+   * nothing is lost or doubled.
+   */
+  @Test
+  @Timeout(180)
+  void writesWaitForACrippledClusterSaySoAndResumeWhenABrokerIsBack() throws Exception {
+    Origin o = new Origin();
+    List<LtlCommand> stream = AgentReplay.orderTransactions(o, new Random(30), 300);
+    int third = AgentReplay.resumeIndex(stream, Optional.of(oqidAt(stream, stream.size() / 3)));
+    int twoThirds =
+        AgentReplay.resumeIndex(stream, Optional.of(oqidAt(stream, 2 * stream.size() / 3)));
+    // Short broker calls: a reader's commit begun during the outage retries soon after it.
+    ServerSettings settings = settings(Map.of("kafka_operation_timeout_ms", "5000"));
+    try (ReplicationServer s = ReplicationServer.start(settings, new SimpleMeterRegistry())) {
+      AgentReplay.ordersSubscribed(s);
+      try (LtlClient client = AgentReplay.connect(s.ltlPort(), "outage-agent");
+          Connection admin = admin(s);
+          Statement sql = admin.createStatement()) {
+        send(client, o, stream.subList(0, third));
+        awaitTruncation(client, oqidAt(stream, third - 1));
+        List<Integer> brokers = kafka.brokerIds().stream().sorted().toList();
+        kafka.stopBroker(brokers.get(1));
+        kafka.stopBroker(brokers.get(2));
+        send(client, o, stream.subList(third, twoThirds));
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> firstRow(sql, "admin health"),
+                h ->
+                    h.get(2).equals("SUSPECT")
+                        && h.get(5)
+                            .contains("s for Kafka to acknowledge a write (admin who, sqm)"));
+        assertThat(rows(sql, "admin who, sqm"))
+            .anyMatch(r -> r.get(2).contains("for Kafka to acknowledge a write"));
+        assertThat(rows(sql, "admin who")).anyMatch(r -> r.get(2).equals("Waiting for Kafka"));
+        kafka.startBroker(brokers.get(1));
+        send(client, o, stream.subList(twoThirds, stream.size()));
+        awaitTruncation(client, oqidAt(stream, stream.size() - 1));
+        AgentReplay.assertOutboundHoldsEachCommitOnce(s, stream);
+        await().atMost(WAIT).until(() -> firstRow(sql, "admin health").get(2).equals("HEALTHY"));
+      }
+    }
+  }
+
+  private static Connection admin(ReplicationServer s) throws Exception {
+    Properties p = new Properties();
+    p.setProperty("user", "sa");
+    p.setProperty("password", TestServers.ADMIN_PASSWORD);
+    p.setProperty("sslmode", "disable");
+    return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + s.adminPort() + "/rssd", p);
+  }
+
+  private static List<List<String>> rows(Statement s, String command) throws Exception {
+    List<List<String>> out = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery(command)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getString(i));
+        }
+        out.add(row);
+      }
+    }
+    return out;
+  }
+
+  private static List<String> firstRow(Statement s, String command) throws Exception {
+    return rows(s, command).get(0);
   }
 
   private static Oqid oqidAt(List<LtlCommand> stream, int index) {

@@ -18,6 +18,10 @@ import java.util.Optional;
  * @param lastPosition position of the last durable message, if any was written since creation
  * @param backlogBytes bytes behind the slowest reader (everything held when there is no reader)
  * @param readers the readers
+ * @param acknowledgementWait how long the oldest write not yet durable has waited (Kafka engine:
+ *     for the cluster's acknowledgement, which a cluster that lost too many brokers cannot give
+ *     until they are back); zero when none waits, and always zero with the file engine, whose
+ *     writer waits only for its own disk
  */
 public record QueueInfo(
     QueueId queue,
@@ -30,9 +34,22 @@ public record QueueInfo(
     long allocatedBytes,
     Optional<QueuePosition> lastPosition,
     long backlogBytes,
-    List<ReaderInfo> readers) {
+    List<ReaderInfo> readers,
+    java.time.Duration acknowledgementWait) {
+
+  /**
+   * A write waiting this long to become durable is a long wait: the server shows it ({@code admin
+   * who, sqm}, {@code admin health}) and logs it.
+   */
+  public static final java.time.Duration LONG_ACKNOWLEDGEMENT_WAIT =
+      java.time.Duration.ofSeconds(5);
 
   public QueueInfo {
     readers = List.copyOf(readers);
+  }
+
+  /** Whether the oldest write not yet durable has waited {@link #LONG_ACKNOWLEDGEMENT_WAIT}. */
+  public boolean waitsLongForAcknowledgement() {
+    return acknowledgementWait.compareTo(LONG_ACKNOWLEDGEMENT_WAIT) >= 0;
   }
 }

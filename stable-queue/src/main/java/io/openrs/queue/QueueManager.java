@@ -27,6 +27,15 @@ public interface QueueManager extends AutoCloseable {
   /** {@code admin who, sqm} for every open queue, in queue order. */
   List<QueueInfo> queueInfos();
 
+  /**
+   * The open queues whose oldest write has not yet become durable, and how long it has waited
+   * ({@link QueueInfo#acknowledgementWait}); cheap, never asks the disk or a broker. Empty for the
+   * file engine, whose writer waits only for its own disk.
+   */
+  default java.util.Map<QueueId, java.time.Duration> acknowledgementWaits() {
+    return java.util.Map.of();
+  }
+
   /** Drops a queue and all its data, closing it first if open; fails if it does not exist. */
   void dropQueue(QueueId id) throws IOException;
 

@@ -119,16 +119,18 @@ final class StatusCommands {
               .filter(w -> w.state().startsWith("Down") || w.state().equals("Suspended"))
               .count();
       List<String> waiting = new ArrayList<>();
+      List<String> kafkaWaits = new ArrayList<>();
       for (QueueInfo q : server.queueInfos()) {
+        String queue = "queue " + q.queue() + " (" + queueOwner(q.queue().number()) + ")";
         if (q.waitingForSegment()) {
-          waiting.add(
-              "queue "
-                  + q.queue()
-                  + " ("
-                  + queueOwner(q.queue().number())
-                  + ") has waited "
-                  + q.segmentWait().toSeconds()
-                  + " s for a segment");
+          waiting.add(queue + " has waited " + q.segmentWait().toSeconds() + " s for a segment");
+        }
+        if (q.waitsLongForAcknowledgement()) {
+          kafkaWaits.add(
+              queue
+                  + " has waited "
+                  + q.acknowledgementWait().toSeconds()
+                  + " s for Kafka to acknowledge a write");
         }
       }
       List<String> leftOut = new ArrayList<>();
@@ -144,7 +146,20 @@ final class StatusCommands {
                   + " not replicated");
         }
       }
-      boolean healthy = down == 0 && waiting.isEmpty() && leftOut.isEmpty();
+      List<String> reasons = new ArrayList<>();
+      if (down > 0) {
+        reasons.add(down + " threads down or suspended (admin who_is_down)");
+      }
+      if (!waiting.isEmpty()) {
+        reasons.add(String.join("; ", waiting) + " (admin disk_space; admin who, sqm)");
+      }
+      if (!kafkaWaits.isEmpty()) {
+        reasons.add(String.join("; ", kafkaWaits) + " (admin who, sqm)");
+      }
+      if (!leftOut.isEmpty()) {
+        reasons.add(String.join("; ", leftOut) + " (admin who, rep)");
+      }
+      boolean healthy = reasons.isEmpty();
       return new Table()
           .text("mode")
           .text("quiesce")
@@ -158,7 +173,7 @@ final class StatusCommands {
               healthy ? "HEALTHY" : "SUSPECT",
               (int) down,
               waiting.size(),
-              healthy ? null : reason(down, waiting, leftOut))
+              healthy ? null : String.join("; ", reasons))
           .result(c.commandTag());
     } else if (c instanceof RclCommand.AdminEcho e) {
       return new Table().text("echo").row(e.text()).result(c.commandTag());
@@ -193,20 +208,6 @@ final class StatusCommands {
       return t.result(c.commandTag());
     }
     throw new IllegalStateException("not a status command: " + c.kind());
-  }
-
-  private static String reason(long down, List<String> waiting, List<String> leftOut) {
-    List<String> parts = new ArrayList<>();
-    if (down > 0) {
-      parts.add(down + " threads down or suspended (admin who_is_down)");
-    }
-    if (!waiting.isEmpty()) {
-      parts.add(String.join("; ", waiting) + " (admin disk_space; admin who, sqm)");
-    }
-    if (!leftOut.isEmpty()) {
-      parts.add(String.join("; ", leftOut) + " (admin who, rep)");
-    }
-    return String.join("; ", parts);
   }
 
   private String name(int connectionId) {
@@ -257,6 +258,11 @@ final class StatusCommands {
                 q.state().name()
                     + (q.waitingForSegment()
                         ? " (waiting for a segment for " + q.segmentWait().toSeconds() + " s)"
+                        : "")
+                    + (q.waitsLongForAcknowledgement()
+                        ? " (waiting "
+                            + q.acknowledgementWait().toSeconds()
+                            + " s for Kafka to acknowledge a write)"
                         : ""),
                 q.firstSegment(),
                 q.lastSegment(),
@@ -494,6 +500,12 @@ final class StatusCommands {
     if (q.waitingForSegment()) {
       return new Who(
           "SQM", "Waiting for Segment", info + " (for " + q.segmentWait().toSeconds() + " s)");
+    }
+    if (q.waitsLongForAcknowledgement()) {
+      return new Who(
+          "SQM",
+          "Waiting for Kafka",
+          info + " (for " + q.acknowledgementWait().toSeconds() + " s)");
     }
     return new Who("SQM", "Awaiting Message", info);
   }

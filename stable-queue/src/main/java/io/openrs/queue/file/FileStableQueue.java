@@ -623,7 +623,8 @@ final class FileStableQueue implements StableQueue {
         held * settings.segmentSizeBytes(),
         Optional.ofNullable(lastPosition),
         backlog,
-        infos);
+        infos,
+        Duration.ZERO);
   }
 
   /** Blocks durable after the block of the reader's confirmation (or after the first segment). */

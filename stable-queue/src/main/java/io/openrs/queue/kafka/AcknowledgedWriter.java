@@ -55,6 +55,19 @@ final class AcknowledgedWriter {
 
   private final TrafficStats stats = new TrafficStats();
 
+  /**
+   * Send times ({@link System#nanoTime}) of the records not yet acknowledged, oldest first: added
+   * under {@link #sendLock}, removed by the acknowledgements, which come in send order.
+   */
+  private final java.util.concurrent.ConcurrentLinkedDeque<Long> unacknowledgedSince =
+      new java.util.concurrent.ConcurrentLinkedDeque<>();
+
+  /** Whether the end of the current long wait was logged (producer I/O thread only). */
+  private boolean longWaitLogged;
+
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(AcknowledgedWriter.class);
+
   /** The acknowledged end: offset and byte offset after the last acknowledged record. */
   record End(long offset, long byteOffset) {}
 
@@ -106,20 +119,26 @@ final class AcknowledgedWriter {
     CompletableFuture<QueuePosition> future = new CompletableFuture<>();
     pending.add(future);
     long sent = System.nanoTime();
+    unacknowledgedSince.addLast(sent);
     try {
       producer.send(
           QueueRecordFormat.encode(topic, message, byteOffset),
           (metadata, error) -> {
+            unacknowledgedSince.pollFirst();
             if (error == null) {
-              stats.acknowledged(message.length, System.nanoTime() - sent);
+              long waited = System.nanoTime() - sent;
+              stats.acknowledged(message.length, waited);
+              noteWait(waited);
             }
             acknowledged(future, metadata, error, recordByteEnd);
           });
     } catch (InterruptException e) {
+      unacknowledgedSince.pollLast(); // no callback comes for it
       onFailure.accept(e);
       throw new InterruptedException(
           "interrupted while handing a write to Kafka (queue " + queue + ")");
     } catch (KafkaException e) {
+      unacknowledgedSince.pollLast();
       onFailure.accept(e);
       throw closed.get();
     }
@@ -159,6 +178,33 @@ final class AcknowledgedWriter {
       return action.get();
     } finally {
       sendLock.unlock();
+    }
+  }
+
+  /**
+   * How long the oldest record not yet acknowledged has waited (zero when none waits): long while
+   * the cluster cannot acknowledge (too few in-sync replicas, no leader, unreachable), which the
+   * producer rides out by retrying until {@code delivery.timeout.ms}.
+   */
+  Duration oldestWait() {
+    Long oldest = unacknowledgedSince.peekFirst();
+    return oldest == null
+        ? Duration.ZERO
+        : Duration.ofNanos(Math.max(0, System.nanoTime() - oldest));
+  }
+
+  /** Logs the end of a long wait once, when acknowledgements come again (producer I/O thread). */
+  private void noteWait(long waitedNanos) {
+    if (waitedNanos >= io.openrs.queue.QueueInfo.LONG_ACKNOWLEDGEMENT_WAIT.toNanos()) {
+      if (!longWaitLogged) {
+        longWaitLogged = true;
+        LOG.info(
+            "queue {}: Kafka acknowledges writes again; a write waited {} ms for it",
+            queue,
+            waitedNanos / 1_000_000);
+      }
+    } else {
+      longWaitLogged = false;
     }
   }
 

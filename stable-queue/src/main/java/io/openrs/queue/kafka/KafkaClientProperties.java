@@ -66,6 +66,12 @@ final class KafkaClientProperties {
     }
     p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, n);
     p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxMessageBytes + RECORD_OVERHEAD_BYTES);
+    // A cluster that cannot acknowledge (too few in-sync replicas, no leader, unreachable) makes
+    // writes wait, not fail (up to Integer.MAX_VALUE ms, 24 days): the producer retries until it
+    // can, and a send blocks while its buffer is full. Either bound can be set
+    // (producer.delivery.timeout.ms, producer.max.block.ms); past it the queue stops.
+    p.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
+    p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, (long) Integer.MAX_VALUE);
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     return p;

@@ -94,6 +94,18 @@ public final class KafkaQueueManager implements QueueManager {
     return m;
   }
 
+  @Override
+  public Map<QueueId, Duration> acknowledgementWaits() {
+    Map<QueueId, Duration> waits = new java.util.TreeMap<>();
+    for (KafkaStableQueue q : open.values()) {
+      Duration w = q.acknowledgementWait();
+      if (!w.isZero()) {
+        waits.put(q.id(), w);
+      }
+    }
+    return waits;
+  }
+
   /** The configuration. */
   public KafkaEngineConfig config() {
     return config;

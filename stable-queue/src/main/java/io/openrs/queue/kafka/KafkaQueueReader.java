@@ -26,6 +26,9 @@ final class KafkaQueueReader implements QueueReader {
   private final ArrayDeque<ConsumerRecord<byte[], byte[]>> fetched = new ArrayDeque<>();
   private long nextOffset;
   private volatile long recordsRead;
+  private boolean fetchFailing;
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(KafkaQueueReader.class);
   private volatile boolean released;
   private Thread owner;
 
@@ -76,7 +79,24 @@ final class KafkaQueueReader implements QueueReader {
           return Optional.of(QueueRecordFormat.message(head));
         }
       } else if (nextOffset < durable) {
-        fetched.addAll(fetcher.fetch(nextOffset, durable));
+        try {
+          fetched.addAll(fetcher.fetch(nextOffset, durable));
+        } catch (QueueClosedException e) {
+          throw e;
+        } catch (QueueException e) {
+          // The brokers do not hand over records the queue holds (no leader, unreachable): the
+          // reader has nothing to return now and tries again at its next poll.
+          if (!fetchFailing) {
+            fetchFailing = true;
+            LOG.warn(
+                "queue {}: reader {} waits for the cluster: {}", queue.id(), name, e.getMessage());
+          }
+          return Optional.empty();
+        }
+        if (fetchFailing) {
+          fetchFailing = false;
+          LOG.info("queue {}: reader {} fetches again", queue.id(), name);
+        }
         if (fetched.isEmpty()) {
           nextOffset = durable; // what lay before was deleted (a purge)
         }

@@ -172,6 +172,7 @@ public final class KafkaStableQueue implements StableQueue {
     }
     q.state = QueueState.RUNNING;
     q.truncate();
+    q.info(); // the figures info() falls back on while the cluster does not answer
     return q;
   }
 
@@ -321,16 +322,61 @@ public final class KafkaStableQueue implements StableQueue {
     }
   }
 
-  /** A reader's confirmation: persists it, then deletes what no reader needs any more. */
+  /**
+   * A reader's confirmation: persists it, then deletes what no reader needs any more. A cluster
+   * that does not answer (no group coordinator, unreachable) makes the confirmation wait and retry,
+   * as writes do, while the queue runs; the readers' lock is not held meanwhile, so the other
+   * readers and the admin commands go on.
+   */
   void confirm(String name, ReaderMark mark) {
     synchronized (readers) {
       if (!readers.containsKey(name)) {
         throw new IllegalStateException("reader " + name + " of queue " + id + " was dropped");
       }
-      topic.saveMark(name, mark);
-      readers.put(name, mark);
+    }
+    saveMarkRetrying(name, mark);
+    synchronized (readers) {
+      if (readers.containsKey(name)) {
+        readers.put(name, mark);
+      } else {
+        // Dropped while the commit was under way: the commit may have re-created its group.
+        topic.deleteReader(name);
+        throw new IllegalStateException("reader " + name + " of queue " + id + " was dropped");
+      }
     }
     truncate();
+  }
+
+  private void saveMarkRetrying(String name, ReaderMark mark) {
+    boolean warned = false;
+    while (true) {
+      try {
+        topic.saveMark(name, mark);
+        if (warned) {
+          LOG.info("queue {}: the position of reader {} is committed again", id, name);
+        }
+        return;
+      } catch (QueueException e) {
+        if (!clusterDidNotAnswer(e) || state != QueueState.RUNNING) {
+          throw e;
+        }
+        if (!warned) {
+          warned = true;
+          LOG.warn(
+              "queue {}: cannot commit the position of reader {} ({}); it waits and retries until"
+                  + " the cluster answers",
+              id,
+              name,
+              e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** Whether {@code e} says the cluster did not answer in time (worth waiting for). */
+  static boolean clusterDidNotAnswer(QueueException e) {
+    return e.getCause() instanceof java.util.concurrent.TimeoutException
+        || e.getCause() instanceof org.apache.kafka.common.errors.RetriableException;
   }
 
   void readerClosed(String name, KafkaQueueReader handle) {
@@ -338,6 +384,11 @@ public final class KafkaStableQueue implements StableQueue {
       handles.remove(name, handle);
     }
     meters.removeReader(handle);
+  }
+
+  /** How long the oldest write not yet acknowledged has waited; asks the brokers nothing. */
+  Duration acknowledgementWait() {
+    return writer.oldestWait();
   }
 
   /** Records the topic holds, as last known (a meter; asks the brokers nothing). */
@@ -473,6 +524,40 @@ public final class KafkaStableQueue implements StableQueue {
    */
   @Override
   public QueueInfo info() {
+    try {
+      QueueInfo now = infoFromBrokers();
+      lastInfo = now;
+      return now;
+    } catch (QueueException e) {
+      // The cluster does not answer within INFO_TIMEOUT: the admin commands show the last figures
+      // known, with the state and write wait as they are now, instead of waiting.
+      QueueInfo last = lastInfo;
+      LOG.debug("queue {}: info from the last known figures: {}", id, e.getMessage());
+      if (last == null) {
+        throw e; // only at open, where the cluster has just answered
+      }
+      return new QueueInfo(
+          id,
+          state,
+          false,
+          Duration.ZERO,
+          last.firstSegment(),
+          last.lastSegment(),
+          last.segmentsActive(),
+          last.allocatedBytes(),
+          last.lastPosition(),
+          last.backlogBytes(),
+          last.readers(),
+          writer.oldestWait());
+    }
+  }
+
+  /** The bound on each broker call of {@link #info()}: admin commands must stay responsive. */
+  static final Duration INFO_TIMEOUT = Duration.ofSeconds(2);
+
+  private volatile QueueInfo lastInfo;
+
+  private QueueInfo infoFromBrokers() {
     long start = Math.max(deletion.heldFrom(), readableStart());
     AcknowledgedWriter.End acknowledged = writer.end();
     long end = acknowledged.offset();
@@ -502,14 +587,15 @@ public final class KafkaStableQueue implements StableQueue {
         allocated,
         end > 0 ? Optional.of(KafkaPositions.of(end - 1)) : Optional.empty(),
         slowestBacklog < 0 ? allocated : slowestBacklog,
-        infos);
+        infos,
+        writer.oldestWait());
   }
 
   private long readableStart() {
     if (state != QueueState.RUNNING) {
       return deletion.heldFrom();
     }
-    return deletion.raiseHeldFrom(topic.startOffset());
+    return deletion.raiseHeldFrom(topic.startOffset(INFO_TIMEOUT));
   }
 
   /** The byte offset of the record at {@code offset} ({@code fallback} if it cannot be read). */
@@ -517,7 +603,7 @@ public final class KafkaStableQueue implements StableQueue {
     if (state != QueueState.RUNNING) {
       return fallback;
     }
-    List<ConsumerRecord<byte[], byte[]>> r = dumpFetcher.read(offset, offset + 1);
+    List<ConsumerRecord<byte[], byte[]>> r = dumpFetcher.read(offset, offset + 1, INFO_TIMEOUT);
     return r.isEmpty() ? fallback : QueueRecordFormat.byteOffset(id, r.get(0));
   }
 

@@ -62,6 +62,20 @@ final class QueueTopic {
     return offset(OffsetSpec.earliest());
   }
 
+  /** As {@link #startOffset()}, one attempt bounded by {@code within}. */
+  long startOffset(Duration within) {
+    return await(
+            "list offsets",
+            admin
+                .listOffsets(
+                    Map.of(partition, OffsetSpec.earliest()),
+                    new org.apache.kafka.clients.admin.ListOffsetsOptions()
+                        .timeoutMs((int) within.toMillis()))
+                .partitionResult(partition),
+            within)
+        .offset();
+  }
+
   /** The offset the next record gets (the high watermark: everything below is committed). */
   long endOffset() {
     return offset(OffsetSpec.latest());
@@ -156,6 +170,10 @@ final class QueueTopic {
 
   /** Waits for {@code future} within the timeout; failures name the queue, topic and action. */
   <T> T await(String action, KafkaFuture<T> future) {
+    return await(action, future, timeout);
+  }
+
+  private <T> T await(String action, KafkaFuture<T> future, Duration timeout) {
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {

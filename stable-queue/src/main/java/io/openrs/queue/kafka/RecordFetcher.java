@@ -60,6 +60,10 @@ final class RecordFetcher implements AutoCloseable {
   }
 
   synchronized List<ConsumerRecord<byte[], byte[]>> fetch(long from, long stop) {
+    return fetch(from, stop, timeout);
+  }
+
+  private List<ConsumerRecord<byte[], byte[]>> fetch(long from, long stop, Duration timeout) {
     if (closed) {
       throw new QueueClosedException(queue, QueueState.CLOSED, null);
     }
@@ -98,10 +102,15 @@ final class RecordFetcher implements AutoCloseable {
 
   /** The records in {@code [from, stop)} still held, in order. */
   synchronized List<ConsumerRecord<byte[], byte[]>> read(long from, long stop) {
+    return read(from, stop, timeout);
+  }
+
+  /** As {@link #read(long, long)}, each fetch bounded by {@code within} instead of the timeout. */
+  synchronized List<ConsumerRecord<byte[], byte[]>> read(long from, long stop, Duration within) {
     List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
     long next = from;
     while (next < stop) {
-      List<ConsumerRecord<byte[], byte[]>> got = fetch(next, stop);
+      List<ConsumerRecord<byte[], byte[]>> got = fetch(next, stop, within);
       if (got.isEmpty()) {
         break;
       }

@@ -64,11 +64,23 @@ public final class InProcessKafka implements AutoCloseable {
   }
 
   /**
-   * Shuts broker {@code brokerId} down for good (a controlled shutdown: the controller moves its
-   * partitions' leadership at once), as a lost machine whose replicas the others take over.
+   * Shuts broker {@code brokerId} down (a controlled shutdown: the controller moves its partitions'
+   * leadership at once), as a lost machine whose replicas the others take over.
    */
   public void stopBroker(int brokerId) {
     cluster.brokers().get(brokerId).shutdown();
+  }
+
+  /**
+   * Starts broker {@code brokerId} again after {@link #stopBroker}, with its logs as it left them.
+   */
+  public void startBroker(int brokerId) {
+    cluster.brokers().get(brokerId).startup();
+  }
+
+  /** The brokers' node ids. */
+  public java.util.Set<Integer> brokerIds() {
+    return java.util.Set.copyOf(cluster.brokers().keySet());
   }
 
   @Override

@@ -81,6 +81,9 @@ class KafkaEngineValuesTest {
         .containsEntry("acks", "all")
         .containsEntry("enable.idempotence", "true")
         .containsEntry("max.in.flight.requests.per.connection", 5)
+        // a cluster that cannot acknowledge makes writes wait, not fail
+        .containsEntry("delivery.timeout.ms", Integer.MAX_VALUE)
+        .containsEntry("max.block.ms", (long) Integer.MAX_VALUE)
         .doesNotContainKey("fetch.min.bytes")
         .doesNotContainKey("retries");
     assertThat(p.consumer("r"))
