@@ -78,7 +78,8 @@ public final class ServerConfigFile {
         partitionLines.add(lineNo);
       } else if (key.startsWith(KAFKA_PREFIX)) {
         String property = key.substring(KAFKA_PREFIX.length());
-        if (property.isEmpty() || kafka.put(property, value) != null) {
+        if (property.isEmpty()
+            || kafka.put(property, kafkaValue(file, lineNo, key, value, env)) != null) {
           throw error(file, lineNo, key + " is empty or set twice");
         }
       } else if (key.endsWith("password")) {
@@ -217,6 +218,46 @@ public final class ServerConfigFile {
       return v.substring(1, v.length() - 1);
     }
     return v;
+  }
+
+  /**
+   * Whether a Kafka client property holds a secret: a password or secret by name ({@link
+   * Secrets#isSecretName}), a JAAS configuration (it carries the password) or a private key.
+   */
+  static boolean isKafkaSecret(String property) {
+    String p = property.toLowerCase(java.util.Locale.ROOT);
+    return io.openrs.config.secret.Secrets.isSecretName(p)
+        || p.endsWith("jaas.config")
+        || p.endsWith("keystore.key");
+  }
+
+  /**
+   * The value of a {@code kafka.} line: a secret must be a reference, {@code env:NAME} or {@code
+   * file:/path} (resolved now, as the server's other secrets), or a placeholder of Kafka's own
+   * config providers ({@code ${provider:path:key}}, which Kafka resolves); any other value as
+   * written.
+   */
+  private static String kafkaValue(
+      Path file, int line, String key, String value, Function<String, String> env) {
+    String property = key.substring(KAFKA_PREFIX.length());
+    if (!isKafkaSecret(property) || value.startsWith("${")) {
+      return value;
+    }
+    if (!io.openrs.config.secret.Secrets.isReference(value)) {
+      throw error(
+          file,
+          line,
+          key
+              + ": secrets are not written in the configuration file; give env:NAME (an"
+              + " environment variable), file:/path (a file readable only by the server) or a"
+              + " Kafka config provider placeholder ${provider:path:key}");
+    }
+    try {
+      return new io.openrs.config.secret.Secrets(java.util.Optional.empty(), env)
+          .reveal(value, key);
+    } catch (RuntimeException e) {
+      throw error(file, line, e.getMessage());
+    }
   }
 
   private static IllegalArgumentException error(Path file, int line, String message) {

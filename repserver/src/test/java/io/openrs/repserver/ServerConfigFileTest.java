@@ -58,16 +58,27 @@ class ServerConfigFileTest {
   void kafkaLinesGoToTheKafkaEngineAndTheirValuesAreNeverShown() throws Exception {
     ServerSettings s =
         parse(
-            Map.of("OPENRS_ADMIN_PASSWORD", "pw"),
+            Map.of(
+                "OPENRS_ADMIN_PASSWORD",
+                "pw",
+                "KAFKA_JAAS",
+                "org.apache.kafka.common.security.plain.PlainLoginModule"
+                    + " required username=\"rs\" password=\"hunter2\";"),
             "rs_name = SITE_A",
             "queue_engine = kafka",
             "kafka_bootstrap_servers = k1:9092,k2:9092",
             "kafka.security.protocol = SASL_SSL",
-            "kafka.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule"
-                + " required username=\"rs\" password=\"hunter2\";");
+            "kafka.sasl.jaas.config = env:KAFKA_JAAS",
+            "kafka.ssl.truststore.password = ${file:/etc/openrs/kafka.properties:truststore}");
     assertThat(s.kafkaClientProperties())
         .containsEntry("security.protocol", "SASL_SSL")
-        .containsKey("sasl.jaas.config");
+        .containsEntry(
+            "sasl.jaas.config",
+            "org.apache.kafka.common.security.plain.PlainLoginModule"
+                + " required username=\"rs\" password=\"hunter2\";")
+        // Kafka's own config providers resolve their placeholders
+        .containsEntry(
+            "ssl.truststore.password", "${file:/etc/openrs/kafka.properties:truststore}");
     assertThat(s.toString()).contains("sasl.jaas.config").doesNotContain("hunter2");
     var config = ServerQueues.kafkaConfig(s);
     assertThat(config.serverName()).isEqualTo("SITE_A");
@@ -76,6 +87,31 @@ class ServerConfigFileTest {
     assertThat(config.minInsyncReplicas()).isEqualTo(2);
     assertThat(config.clientProperties()).isEqualTo(s.kafkaClientProperties());
     assertThat(config.toString()).contains("sasl.jaas.config").doesNotContain("hunter2");
+  }
+
+  /** A Kafka secret written in clear is refused naming the line; a missing variable too. */
+  @Test
+  void kafkaSecretsAreReferencesNotValues() {
+    Path cfg = dir.resolve("repserver.cfg");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("OPENRS_ADMIN_PASSWORD", "pw"),
+                    "queue_engine = kafka",
+                    "kafka.ssl.keystore.password = hunter2"))
+        .hasMessageStartingWith(
+            cfg
+                + ":2: kafka.ssl.keystore.password: secrets are not written in the configuration"
+                + " file")
+        .hasMessageNotContaining("hunter2");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("OPENRS_ADMIN_PASSWORD", "pw"),
+                    "queue_engine = kafka",
+                    "kafka.producer.sasl.jaas.config = env:NO_SUCH_VARIABLE"))
+        .hasMessageStartingWith(cfg + ":2: ")
+        .hasMessageContaining("NO_SUCH_VARIABLE");
   }
 
   @Test
