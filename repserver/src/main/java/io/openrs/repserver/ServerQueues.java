@@ -46,7 +46,7 @@ final class ServerQueues implements AutoCloseable {
     if (isKafka(settings)) {
       KafkaEngineConfig config = kafkaConfig(settings);
       try {
-        return new ServerQueues(KafkaQueueManager.open(config, registry), Optional.empty());
+        return new ServerQueues(openKafka(settings, config, registry), Optional.empty());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "queue_engine = kafka: a kafka.<property> line: " + e.getMessage(), e);
@@ -66,6 +66,51 @@ final class ServerQueues implements AutoCloseable {
         FileQueueManager.open(
             settings.directory().resolve("queues"), settings.partitions(), registry, Clock.SYSTEM);
     return new ServerQueues(f, Optional.of(f));
+  }
+
+  /**
+   * Opens the Kafka engine. A server that runs alone ({@code server_lease_ms} 0) waits for a
+   * cluster it cannot reach, saying so once and again once it is reached; one of a standby pair
+   * fails the start instead, which frees the lease for a server that can reach the cluster.
+   */
+  private static KafkaQueueManager openKafka(
+      ServerSettings settings, KafkaEngineConfig config, MeterRegistry registry)
+      throws java.io.InterruptedIOException {
+    boolean alone = settings.parameters().getInt("server_lease_ms") == 0;
+    long waitingSince = 0;
+    while (true) {
+      try {
+        KafkaQueueManager m = KafkaQueueManager.open(config, registry);
+        if (waitingSince != 0) {
+          LOG.info(
+              "queue_engine = kafka: reached the cluster at {} after {} s; the server starts",
+              config.bootstrapServers(),
+              (System.nanoTime() - waitingSince) / 1_000_000_000L);
+        }
+        return m;
+      } catch (io.openrs.queue.kafka.KafkaClusterUnreachableException e) {
+        if (!alone) {
+          throw e;
+        }
+        if (waitingSince == 0) {
+          waitingSince = System.nanoTime();
+          LOG.warn(
+              "queue_engine = kafka: cannot reach the Kafka cluster at {} (kafka_bootstrap_servers)"
+                  + " within kafka_operation_timeout_ms: {}; the server waits for it and tries"
+                  + " again (a server of a standby pair, server_lease_ms > 0, fails the start"
+                  + " instead)",
+              config.bootstrapServers(),
+              e.getMessage());
+        }
+        try {
+          Thread.sleep(1000); // each attempt itself waits kafka_operation_timeout_ms
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException(
+              "interrupted while waiting for the Kafka cluster");
+        }
+      }
+    }
   }
 
   static boolean isKafka(ServerSettings settings) {

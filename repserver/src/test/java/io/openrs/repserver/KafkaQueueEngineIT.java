@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.config.rssd.ConnectionDef;
 import io.openrs.config.rssd.Profile;
@@ -22,6 +25,7 @@ import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.OutboundContents;
 import io.openrs.repserver.support.OutboundContents.Transaction;
 import io.openrs.repserver.support.ServerProcess;
+import io.openrs.repserver.support.TcpForwarder;
 import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
 import java.nio.file.Path;
@@ -37,11 +41,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A server with {@code queue_engine = kafka} on a real broker in the test JVM: an agent's committed
@@ -262,21 +270,64 @@ class KafkaQueueEngineIT {
         .hasMessageContaining("client property acks (or producer.acks) = '1' is not allowed");
   }
 
+  /**
+   * A server that runs alone waits at start for a cluster it cannot reach, says so in one WARN line
+   * however many attempts it makes, and starts once the cluster answers.
+   */
   @Test
-  void aClusterThatCannotBeReachedStopsTheStartNamingIt() throws Exception {
-    String nobody = "127.0.0.1:" + ServerProcess.freePort();
+  void aServerAloneWaitsForAClusterItCannotReachAndStartsOnceItAnswers() throws Exception {
+    int port = ServerProcess.freePort();
     ServerSettings unreachable =
         kafkaSettings(
             "KAFKA_DOWN_RS",
-            Map.of("kafka_bootstrap_servers", nobody, "kafka_operation_timeout_ms", "3000"));
-    assertThatThrownBy(() -> ReplicationServer.start(unreachable, new SimpleMeterRegistry()))
-        .hasMessageStartingWith(
-            "queue_engine = kafka: cannot open the stable queues in the Kafka cluster at "
-                + nobody
-                + " (kafka_bootstrap_servers): Kafka engine: cannot reach the cluster");
-    // The failed start released what it held: the same directory starts on the real cluster.
-    try (ReplicationServer s = start("KAFKA_DOWN_RS")) {
-      assertThat(s.queueInfos()).isEmpty();
+            Map.of(
+                "kafka_bootstrap_servers",
+                "127.0.0.1:" + port,
+                "kafka_operation_timeout_ms",
+                "1000"));
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Logger queues =
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(ServerQueues.class);
+    queues.addAppender(log);
+    Level level = queues.getLevel();
+    queues.setLevel(Level.INFO);
+    ExecutorService starter = Executors.newSingleThreadExecutor();
+    try {
+      Future<ReplicationServer> starting =
+          starter.submit(() -> ReplicationServer.start(unreachable, new SimpleMeterRegistry()));
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  log.list.stream()
+                      .anyMatch(
+                          e -> e.getFormattedMessage().contains("cannot reach the Kafka cluster")));
+      // Several attempts (1 s each, 1 s apart) while nothing listens, still one line.
+      await()
+          .during(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> !starting.isDone());
+      try (TcpForwarder cluster =
+          TcpForwarder.start(port, kafka.bootstrapServers().split(",")[0])) {
+        try (ReplicationServer s = starting.get(60, TimeUnit.SECONDS)) {
+          assertThat(s.queueInfos()).isEmpty();
+        }
+      }
+      assertThat(log.list)
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .filteredOn(m -> m.contains("cannot reach the Kafka cluster"))
+          .singleElement()
+          .asString()
+          .contains("127.0.0.1:" + port)
+          .contains("kafka_bootstrap_servers");
+      assertThat(log.list)
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .anyMatch(m -> m.startsWith("queue_engine = kafka: reached the cluster at"));
+    } finally {
+      starter.shutdownNow();
+      queues.setLevel(level);
+      queues.detachAppender(log);
     }
   }
 

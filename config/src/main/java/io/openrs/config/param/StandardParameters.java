@@ -94,10 +94,10 @@ final class StandardParameters {
             .range(0, 2000)
             .doc(
                 "With queue_engine kafka (needed then): the cluster's bootstrap.servers, e.g."
-                    + " `k1:9092,k2:9092`. The server does not start when it cannot reach the"
-                    + " cluster within kafka_operation_timeout_ms, and says so. Other client"
-                    + " properties (TLS, SASL) are `kafka.<property> = value` lines of the"
-                    + " start-up file.")
+                    + " `k1:9092,k2:9092`. A cluster that does not answer at start: a server alone"
+                    + " waits for it and says so; one of a standby pair (server_lease_ms) does not"
+                    + " start, which frees the lease. Other client properties (TLS, SASL) are"
+                    + " `kafka.<property> = value` lines of the start-up file.")
             .build());
     all.add(
         startup("kafka_operation_timeout_ms", INTEGER)
@@ -107,7 +107,8 @@ final class StandardParameters {
             .doc(
                 "With queue_engine kafka: the bound on each blocking call to the cluster (reaching"
                     + " it at start, creating and describing topics, deleting records behind the"
-                    + " slowest reader). A start that cannot reach the cluster within it fails.")
+                    + " slowest reader, committing a reader's position; a commit retries after"
+                    + " it).")
             .build());
     all.add(
         startup("kafka_replication_factor", INTEGER)

@@ -65,6 +65,9 @@ public final class KafkaQueueManager implements QueueManager {
    * Checks the client properties (a value that would weaken the durability rule is refused, naming
    * it, before any connection), then connects to the cluster (checked within the operation
    * timeout).
+   *
+   * @throws KafkaClusterUnreachableException when the cluster does not answer within the operation
+   *     timeout
    */
   public static KafkaQueueManager open(KafkaEngineConfig config) {
     return open(config, new SimpleMeterRegistry());
@@ -81,7 +84,16 @@ public final class KafkaQueueManager implements QueueManager {
     Admin admin = Admin.create(clients.admin("openrs-" + config.serverName() + "-admin"));
     KafkaQueueManager m = new KafkaQueueManager(config, admin, registry);
     try {
-      String clusterId = m.await("reach the cluster", admin.describeCluster().clusterId());
+      String clusterId;
+      try {
+        clusterId = m.await("reach the cluster", admin.describeCluster().clusterId());
+      } catch (KafkaEngineException e) {
+        if (e.getCause() instanceof TimeoutException
+            || e.getCause() instanceof org.apache.kafka.common.errors.RetriableException) {
+          throw new KafkaClusterUnreachableException(e.getMessage(), e.getCause());
+        }
+        throw e;
+      }
       LOG.info(
           "Kafka engine of server {}: cluster {} at {}",
           config.serverName(),
