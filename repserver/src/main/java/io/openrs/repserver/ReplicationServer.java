@@ -116,7 +116,12 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
       if (catalog.ensureAdministrator(ADMIN_USER, settings.initialAdminPassword())) {
         LOG.info("created administrator {} in the RSSD", ADMIN_USER);
       }
-      q = ServerQueues.open(settings, p, registry);
+      q =
+          ServerQueues.open(
+              settings,
+              p,
+              registry,
+              claim.lease().map(l -> (java.util.function.BooleanSupplier) l::held));
       this.queues = q;
       this.dsis =
           new ReplicateDsis(

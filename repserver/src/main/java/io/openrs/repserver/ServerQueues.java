@@ -41,6 +41,18 @@ final class ServerQueues implements AutoCloseable {
    * RSSD's values (the partitions must hold a segment of the effective {@code sqm_segment_size}).
    */
   static ServerQueues open(
+      ServerSettings settings,
+      ParameterValues effective,
+      MeterRegistry registry,
+      Optional<java.util.function.BooleanSupplier> leaseHeld)
+      throws IOException {
+    ServerQueues q = open(settings, effective, registry);
+    return leaseHeld.isEmpty()
+        ? q
+        : new ServerQueues(new LeaseGuardedQueues(q.manager, leaseHeld.get()), q.files);
+  }
+
+  private static ServerQueues open(
       ServerSettings settings, ParameterValues effective, MeterRegistry registry)
       throws IOException {
     if (isKafka(settings)) {
