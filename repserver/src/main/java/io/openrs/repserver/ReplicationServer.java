@@ -547,6 +547,11 @@ public final class ReplicationServer implements ServerControl, AutoCloseable {
     return stats;
   }
 
+  @Override
+  public Optional<io.openrs.repserver.lease.LeaseStatus> lease() {
+    return claim.lease().map(io.openrs.repserver.lease.ServerLease::status);
+  }
+
   /** {@code admin stats, ..., save, ...}: samples counters to the RSSD. */
   @Override
   public StatsSampler sampler() {

@@ -51,6 +51,9 @@ public interface ServerControl {
   /** The background sampling of counters into the RSSD. */
   StatsSampler sampler();
 
+  /** The server lease as this server holds it; empty without {@code server_lease_ms}. */
+  Optional<io.openrs.repserver.lease.LeaseStatus> lease();
+
   /** {@code create connection}: a primary (with log transfer) or replicate database. */
   ConnectionDef createConnection(
       String dataserver,

@@ -439,6 +439,22 @@ final class StatusCommands {
   /** Every module thread with its state, as {@code admin who} lists them. */
   List<Who> threads() {
     List<Who> out = new ArrayList<>();
+    server
+        .lease()
+        .ifPresent(
+            l ->
+                out.add(
+                    new Who(
+                        "LEASE",
+                        l.held() ? "Active" : "Down",
+                        l.holder()
+                            + " epoch "
+                            + l.epoch()
+                            + ", server_lease_ms "
+                            + l.ttl().toMillis()
+                            + (l.held()
+                                ? ", counted on for " + l.remaining().toMillis() + " ms more"
+                                : ", lost"))));
     Map<io.openrs.queue.QueueId, QueueInfo> queues = new java.util.HashMap<>();
     for (QueueInfo q : server.queueInfos()) {
       queues.put(q.queue(), q);

@@ -116,6 +116,12 @@ public final class ServerLease implements AutoCloseable {
     return !lost && System.nanoTime() - heldUntilNanos < 0;
   }
 
+  /** The lease as this server holds it now. */
+  public LeaseStatus status() {
+    return new LeaseStatus(
+        holder, epoch, ttl, Duration.ofNanos(heldUntilNanos - System.nanoTime()), held());
+  }
+
   /** Stops renewing and gives the lease up, so a standby takes it at once. */
   @Override
   public void close() {
