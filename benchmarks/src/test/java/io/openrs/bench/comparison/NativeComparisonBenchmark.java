@@ -50,7 +50,13 @@ class NativeComparisonBenchmark {
   private static final Logger LOG = LoggerFactory.getLogger(NativeComparisonBenchmark.class);
   private static final Duration CATCH_UP = Duration.ofMinutes(20);
 
-  private static final List<String> OUR_MODES = List.of("continuous", "parallel", "hvar");
+  /**
+   * Our modes; {@code kafka} is HVAR with the server's stable queues on Kafka ({@code queue_engine
+   * = kafka}, one in-process KRaft broker started by the benchmark), not in the default list.
+   */
+  private static final List<String> OUR_MODES = List.of("continuous", "parallel", "hvar", "kafka");
+
+  private static final List<String> DEFAULT_MODES = List.of("continuous", "parallel", "hvar");
 
   /** Native, then the modes of ours chosen with {@code bench.native.systems} (default: all). */
   private static final List<String> SYSTEMS = systems();
@@ -58,7 +64,7 @@ class NativeComparisonBenchmark {
   private static List<String> systems() {
     List<String> chosen = new ArrayList<>(List.of("native"));
     for (String s :
-        System.getProperty("bench.native.systems", String.join(",", OUR_MODES)).split(",")) {
+        System.getProperty("bench.native.systems", String.join(",", DEFAULT_MODES)).split(",")) {
       String mode = s.trim();
       if (!OUR_MODES.contains(mode)) {
         throw new IllegalArgumentException(
@@ -123,6 +129,8 @@ class NativeComparisonBenchmark {
           "parallel",
           mode("dsi_num_threads", "4", "dsi_serialization_method", "dependency_aware"),
           "hvar",
+          mode("dsi_compile_enable", "on"),
+          "kafka",
           mode("dsi_compile_enable", "on"));
 
   /** A mode's connection parameters: its own, plus what every mode of ours sets. */
@@ -201,9 +209,40 @@ class NativeComparisonBenchmark {
     notes.add(s);
   }
 
+  /**
+   * The start-up file lines that choose a system's stable queues: a partition of the file engine,
+   * or for {@code kafka} the broker the benchmark started (replication factor 1, one broker).
+   */
+  private List<String> queueLines(String system) {
+    if (!system.equals("kafka")) {
+      return List.of("partition.p1 = p1 4g");
+    }
+    return List.of(
+        "queue_engine = kafka",
+        "kafka_bootstrap_servers = " + kafka.bootstrapServers(),
+        "kafka_replication_factor = 1",
+        "kafka_min_insync_replicas = 1",
+        "kafka.producer.linger.ms = 1");
+  }
+
+  private io.openrs.queue.kafka.InProcessKafka kafka;
+
   @Test
   @Timeout(value = 4, unit = TimeUnit.HOURS)
   void againstNativeLogicalReplication() throws Exception {
+    if (SYSTEMS.contains("kafka")) {
+      kafka = io.openrs.queue.kafka.InProcessKafka.start(1);
+    }
+    try {
+      compare();
+    } finally {
+      if (kafka != null) {
+        kafka.close();
+      }
+    }
+  }
+
+  private void compare() throws Exception {
     int rounds = (int) prop("rounds", 2);
     measures = System.getProperty("bench.native.measures", "e2e,dsi,lag");
     Duration lag = Duration.ofSeconds(prop("lagSeconds", 5));
@@ -322,7 +361,9 @@ class NativeComparisonBenchmark {
       List<java.util.concurrent.CompletableFuture<Void>> starting = new ArrayList<>();
       for (String s : SYSTEMS.subList(1, SYSTEMS.size())) {
         BenchDb[] pr = pairs.get(s);
-        OurSystem o = new OurSystem(s, out.resolve("w" + w + "-" + s), pr[0], pr[1], modeParams(s));
+        OurSystem o =
+            new OurSystem(
+                s, out.resolve("w" + w + "-" + s), pr[0], pr[1], modeParams(s), queueLines(s));
         closing.add(o);
         ours.put(s, o);
         long first = markers.getAndAdd(1000);

@@ -44,8 +44,17 @@ final class OurSystem implements AutoCloseable {
   private ChildJvm agent;
   private Admin admin;
 
+  /** The start-up file's lines for the stable queues (a partition, or the Kafka engine). */
+  private final List<String> queueLines;
+
   OurSystem(
-      String label, Path dir, BenchDb primary, BenchDb replicate, Map<String, String> parameters) {
+      String label,
+      Path dir,
+      BenchDb primary,
+      BenchDb replicate,
+      Map<String, String> parameters,
+      List<String> queueLines) {
+    this.queueLines = List.copyOf(queueLines);
     this.label = label;
     this.dir = dir;
     this.primary = primary;
@@ -91,17 +100,22 @@ final class OurSystem implements AutoCloseable {
     Files.createDirectories(serverDir);
     Files.createDirectories(agentDir);
     serverConfig = serverDir.resolve("repserver.cfg");
-    Files.write(
-        serverConfig,
-        List.of(
-            "rs_name = BENCH_RS",
-            "data_directory = .",
-            "listen_address = 127.0.0.1",
-            "ltl_port = " + ltlPort,
-            "admin_port = " + adminPort,
-            "prometheus_port = 0",
-            "partition.p1 = p1 4g"),
-        StandardCharsets.UTF_8);
+    List<String> serverLines =
+        new java.util.ArrayList<>(
+            List.of(
+                // one name per system and workload: the Kafka engine names its topics after it
+                "rs_name = BENCH_"
+                    + dir.getFileName()
+                        .toString()
+                        .replaceAll("[^A-Za-z0-9]", "_")
+                        .toUpperCase(java.util.Locale.ROOT),
+                "data_directory = .",
+                "listen_address = 127.0.0.1",
+                "ltl_port = " + ltlPort,
+                "admin_port = " + adminPort,
+                "prometheus_port = 0"));
+    serverLines.addAll(queueLines);
+    Files.write(serverConfig, serverLines, StandardCharsets.UTF_8);
     agentConfig = agentDir.resolve("repagent.cfg");
     Files.write(
         agentConfig,
