@@ -7,22 +7,19 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.queue.kafka.InProcessKafka;
+import io.openrs.repserver.support.AdminSql;
 import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -119,7 +116,7 @@ class KafkaBrokerLossIT {
     try (ReplicationServer s = ReplicationServer.start(settings, new SimpleMeterRegistry())) {
       AgentReplay.ordersSubscribed(s);
       try (LtlClient client = AgentReplay.connect(s.ltlPort(), "outage-agent");
-          Connection admin = admin(s);
+          Connection admin = AdminSql.connect(s);
           Statement sql = admin.createStatement()) {
         send(client, o, stream.subList(0, third));
         awaitTruncation(client, oqidAt(stream, third - 1));
@@ -135,9 +132,10 @@ class KafkaBrokerLossIT {
                     h.get(2).equals("SUSPECT")
                         && h.get(5)
                             .contains("s for Kafka to acknowledge a write (admin who, sqm)"));
-        assertThat(rows(sql, "admin who, sqm"))
+        assertThat(AdminSql.rows(sql, "admin who, sqm"))
             .anyMatch(r -> r.get(2).contains("for Kafka to acknowledge a write"));
-        assertThat(rows(sql, "admin who")).anyMatch(r -> r.get(2).equals("Waiting for Kafka"));
+        assertThat(AdminSql.rows(sql, "admin who"))
+            .anyMatch(r -> r.get(2).equals("Waiting for Kafka"));
         kafka.startBroker(brokers.get(1));
         send(client, o, stream.subList(twoThirds, stream.size()));
         awaitTruncation(client, oqidAt(stream, stream.size() - 1));
@@ -147,31 +145,8 @@ class KafkaBrokerLossIT {
     }
   }
 
-  private static Connection admin(ReplicationServer s) throws Exception {
-    Properties p = new Properties();
-    p.setProperty("user", "sa");
-    p.setProperty("password", TestServers.ADMIN_PASSWORD);
-    p.setProperty("sslmode", "disable");
-    return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + s.adminPort() + "/rssd", p);
-  }
-
-  private static List<List<String>> rows(Statement s, String command) throws Exception {
-    List<List<String>> out = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(command)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row);
-      }
-    }
-    return out;
-  }
-
   private static List<String> firstRow(Statement s, String command) throws Exception {
-    return rows(s, command).get(0);
+    return AdminSql.rows(s, command).get(0);
   }
 
   private static Oqid oqidAt(List<LtlCommand> stream, int index) {

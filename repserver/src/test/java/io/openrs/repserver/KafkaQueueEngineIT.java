@@ -20,6 +20,7 @@ import io.openrs.ltl.TranId;
 import io.openrs.queue.QueueId;
 import io.openrs.queue.QueueInfo;
 import io.openrs.queue.kafka.InProcessKafka;
+import io.openrs.repserver.support.AdminSql;
 import io.openrs.repserver.support.AgentReplay;
 import io.openrs.repserver.support.Origin;
 import io.openrs.repserver.support.OutboundContents;
@@ -30,9 +31,6 @@ import io.openrs.repserver.support.TestServers;
 import io.openrs.wire.LtlClient;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +38,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -234,16 +231,10 @@ class KafkaQueueEngineIT {
   void adminCommandsShowTheKafkaQueuesAndNoPartitions() throws Exception {
     try (ReplicationServer s = start("KAFKA_ADMIN_RS")) {
       Connections connections = configure(s);
-      Properties p = new Properties();
-      p.setProperty("user", "sa");
-      p.setProperty("password", TestServers.ADMIN_PASSWORD);
-      p.setProperty("sslmode", "disable");
-      try (Connection c =
-              DriverManager.getConnection(
-                  "jdbc:postgresql://127.0.0.1:" + s.adminPort() + "/rssd", p);
+      try (Connection c = AdminSql.connect(s);
           Statement st = c.createStatement()) {
-        assertThat(rows(st, "admin disk_space")).isEmpty();
-        assertThat(rows(st, "admin who, sqm"))
+        assertThat(AdminSql.rows(st, "admin disk_space")).isEmpty();
+        assertThat(AdminSql.rows(st, "admin who, sqm"))
             .extracting(r -> r.get(0))
             .contains(
                 QueueId.inbound(connections.primary().id()).toString(),
@@ -329,20 +320,5 @@ class KafkaQueueEngineIT {
       queues.setLevel(level);
       queues.detachAppender(log);
     }
-  }
-
-  private static List<List<String>> rows(Statement s, String command) throws SQLException {
-    List<List<String>> out = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(command)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row);
-      }
-    }
-    return out;
   }
 }

@@ -109,15 +109,6 @@ class ServerLeaseIT {
     }
   }
 
-  private static java.sql.Connection adminConnection(ReplicationServer s) throws Exception {
-    java.util.Properties p = new java.util.Properties();
-    p.setProperty("user", "sa");
-    p.setProperty("password", TestServers.ADMIN_PASSWORD);
-    p.setProperty("sslmode", "disable");
-    return java.sql.DriverManager.getConnection(
-        "jdbc:postgresql://127.0.0.1:" + s.adminPort() + "/rssd", p);
-  }
-
   @Test
   void aStandbyWaitsForTheLeaseAndTakesItWhenTheActiveServerStops() throws Exception {
     ReplicationServer active = start(settings("RS_A", sharedRssd(), 3000), () -> {});
@@ -142,7 +133,7 @@ class ServerLeaseIT {
       assertThat(lease().holder()).hasValueSatisfying(h -> assertThat(h).startsWith("RS_A@"));
       long epochOfA = lease().epoch();
       // The active server's admin who names it as the lease holder.
-      try (java.sql.Connection c = adminConnection(active);
+      try (java.sql.Connection c = io.openrs.repserver.support.AdminSql.connect(active);
           java.sql.Statement st = c.createStatement();
           java.sql.ResultSet rs = st.executeQuery("admin who")) {
         assertThat(rs.next()).isTrue();

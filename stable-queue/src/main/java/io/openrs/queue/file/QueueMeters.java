@@ -1,18 +1,15 @@
 package io.openrs.queue.file;
 
 import io.micrometer.core.instrument.Clock;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.openrs.queue.QueueCounter;
+import io.openrs.queue.QueueMeterBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -23,12 +20,14 @@ import java.util.function.ToDoubleFunction;
 final class QueueMeters {
 
   private final MeterRegistry registry;
+  private final QueueMeterBuilder meters;
   private final FileStableQueue queue;
   private final List<Meter> queueMeters = new ArrayList<>();
   private final Map<ReaderEntry, List<Meter>> readerMeters = new HashMap<>();
 
   QueueMeters(MeterRegistry registry, FileStableQueue queue) {
     this.registry = registry;
+    this.meters = new QueueMeterBuilder(registry);
     this.queue = queue;
     Tags tags = Tags.of("module", "SQM", "instance", queue.id().toString());
     SqmStats s = queue.stats();
@@ -63,15 +62,8 @@ final class QueueMeters {
     meters.add(counterMeter(QueueCounter.BLOCKS_READ_CACHED, tags, e, x -> x.blocksReadCached));
     meters.add(counterMeter(QueueCounter.SLEEPS_WRITE_Q, tags, e, x -> x.sleepsWriteQ));
     meters.add(
-        FunctionTimer.builder(
-                QueueCounter.SQMR_READ_TIME.counterName(),
-                e,
-                x -> x.diskReads,
-                x -> x.diskReadNanos,
-                TimeUnit.NANOSECONDS)
-            .tags(tags)
-            .description(QueueCounter.SQMR_READ_TIME.description())
-            .register(registry));
+        this.meters.timer(
+            QueueCounter.SQMR_READ_TIME, tags, e, x -> x.diskReads, x -> x.diskReadNanos));
     meters.add(
         gauge(
             QueueCounter.SQMR_BACKLOG_BLOCK,
@@ -113,15 +105,11 @@ final class QueueMeters {
   }
 
   private <T> void counter(QueueCounter c, Tags tags, T obj, ToDoubleFunction<T> f) {
-    queueMeters.add(counterMeter(c, tags, obj, f));
+    queueMeters.add(meters.counter(c, tags, obj, f));
   }
 
   private <T> Meter counterMeter(QueueCounter c, Tags tags, T obj, ToDoubleFunction<T> f) {
-    return FunctionCounter.builder(c.counterName(), obj, f)
-        .tags(tags)
-        .baseUnit(c.unit())
-        .description(c.description())
-        .register(registry);
+    return meters.counter(c, tags, obj, f);
   }
 
   private <T> void timer(
@@ -130,18 +118,10 @@ final class QueueMeters {
       T obj,
       java.util.function.ToLongFunction<T> count,
       ToDoubleFunction<T> totalNanos) {
-    queueMeters.add(
-        FunctionTimer.builder(c.counterName(), obj, count, totalNanos, TimeUnit.NANOSECONDS)
-            .tags(tags)
-            .description(c.description())
-            .register(registry));
+    queueMeters.add(meters.timer(c, tags, obj, count, totalNanos));
   }
 
   private <T> Meter gauge(QueueCounter c, Tags tags, T obj, ToDoubleFunction<T> f) {
-    return Gauge.builder(c.counterName(), obj, f)
-        .tags(tags)
-        .baseUnit(c.unit())
-        .description(c.description())
-        .register(registry);
+    return meters.gauge(c, tags, obj, f);
   }
 }

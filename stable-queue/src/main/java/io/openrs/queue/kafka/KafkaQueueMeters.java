@@ -1,17 +1,14 @@
 package io.openrs.queue.kafka;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.openrs.queue.QueueCounter;
+import io.openrs.queue.QueueMeterBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -38,12 +35,14 @@ import java.util.function.ToLongFunction;
 final class KafkaQueueMeters {
 
   private final MeterRegistry registry;
+  private final QueueMeterBuilder meters;
   private final KafkaStableQueue queue;
   private final List<Meter> queueMeters = new ArrayList<>();
   private final Map<KafkaQueueReader, List<Meter>> readerMeters = new HashMap<>();
 
   KafkaQueueMeters(MeterRegistry registry, KafkaStableQueue queue, AcknowledgedWriter writer) {
     this.registry = registry;
+    this.meters = new QueueMeterBuilder(registry);
     this.queue = queue;
     Tags tags = Tags.of("module", "SQM", "instance", queue.id().toString());
     queueMeters.add(
@@ -99,26 +98,15 @@ final class KafkaQueueMeters {
   }
 
   private <T> Meter counter(QueueCounter c, Tags tags, T obj, ToDoubleFunction<T> f) {
-    return FunctionCounter.builder(c.counterName(), obj, f)
-        .tags(tags)
-        .baseUnit(c.unit())
-        .description(c.description())
-        .register(registry);
+    return meters.counter(c, tags, obj, f);
   }
 
   private <T> Meter timer(
       QueueCounter c, Tags tags, T obj, ToLongFunction<T> count, ToDoubleFunction<T> nanos) {
-    return FunctionTimer.builder(c.counterName(), obj, count, nanos, TimeUnit.NANOSECONDS)
-        .tags(tags)
-        .description(c.description())
-        .register(registry);
+    return meters.timer(c, tags, obj, count, nanos);
   }
 
   private <T> Meter gauge(QueueCounter c, Tags tags, T obj, ToDoubleFunction<T> f) {
-    return Gauge.builder(c.counterName(), obj, f)
-        .tags(tags)
-        .baseUnit(c.unit())
-        .description(c.description())
-        .register(registry);
+    return meters.gauge(c, tags, obj, f);
   }
 }
