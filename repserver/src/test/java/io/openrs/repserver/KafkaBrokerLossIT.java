@@ -85,10 +85,10 @@ class KafkaBrokerLossIT {
       try (LtlClient client = AgentReplay.connect(s.ltlPort(), "broker-loss-agent")) {
         String inbound = "openrs.KAFKA_LOSS_RS.queue." + inboundQueueNumber(s) + "-1";
         int leader = leaderOf(admin, inbound);
-        send(client, o, stream.subList(0, half));
+        AgentReplay.send(client, o, stream.subList(0, half));
         // Lost while the first half's writes are in flight; nothing waited for them.
         kafka.stopBroker(leader);
-        send(client, o, stream.subList(half, stream.size()));
+        AgentReplay.send(client, o, stream.subList(half, stream.size()));
         awaitTruncation(client, oqidAt(stream, stream.size() - 1));
         assertThat(leaderOf(admin, inbound)).isNotEqualTo(leader);
       }
@@ -118,12 +118,12 @@ class KafkaBrokerLossIT {
       try (LtlClient client = AgentReplay.connect(s.ltlPort(), "outage-agent");
           Connection admin = AdminSql.connect(s);
           Statement sql = admin.createStatement()) {
-        send(client, o, stream.subList(0, third));
+        AgentReplay.send(client, o, stream.subList(0, third));
         awaitTruncation(client, oqidAt(stream, third - 1));
         List<Integer> brokers = kafka.brokerIds().stream().sorted().toList();
         kafka.stopBroker(brokers.get(1));
         kafka.stopBroker(brokers.get(2));
-        send(client, o, stream.subList(third, twoThirds));
+        AgentReplay.send(client, o, stream.subList(third, twoThirds));
         await()
             .atMost(WAIT)
             .until(
@@ -137,7 +137,7 @@ class KafkaBrokerLossIT {
         assertThat(AdminSql.rows(sql, "admin who"))
             .anyMatch(r -> r.get(2).equals("Waiting for Kafka"));
         kafka.startBroker(brokers.get(1));
-        send(client, o, stream.subList(twoThirds, stream.size()));
+        AgentReplay.send(client, o, stream.subList(twoThirds, stream.size()));
         awaitTruncation(client, oqidAt(stream, stream.size() - 1));
         AgentReplay.assertOutboundHoldsEachCommitOnce(s, stream);
         await().atMost(WAIT).until(() -> firstRow(sql, "admin health").get(2).equals("HEALTHY"));
@@ -171,13 +171,6 @@ class KafkaBrokerLossIT {
         .get(0)
         .leader()
         .id();
-  }
-
-  private static void send(LtlClient client, Origin o, List<LtlCommand> commands)
-      throws InterruptedException {
-    for (List<LtlCommand> batch : Origin.chunks(commands, 25)) {
-      client.sendBatch(o.text(batch));
-    }
   }
 
   private static void awaitTruncation(LtlClient client, Oqid oqid) {

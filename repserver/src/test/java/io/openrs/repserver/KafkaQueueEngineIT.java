@@ -145,13 +145,6 @@ class KafkaQueueEngineIT {
     return ((LtlCommand.InTransaction) stream.get(stream.size() - 1)).oqid();
   }
 
-  private static void send(LtlClient client, Origin o, List<LtlCommand> commands)
-      throws InterruptedException {
-    for (List<LtlCommand> batch : Origin.chunks(commands, 25)) {
-      client.sendBatch(o.text(batch));
-    }
-  }
-
   private static void awaitTruncation(LtlClient client, Oqid oqid) {
     await()
         .atMost(WAIT)
@@ -197,7 +190,7 @@ class KafkaQueueEngineIT {
     try (ReplicationServer s = start("KAFKA_IT_RS")) {
       connections = configure(s);
       try (LtlClient client = AgentReplay.connect(s.ltlPort(), "kafka-it-agent")) {
-        send(client, o, first);
+        AgentReplay.send(client, o, first);
         awaitTruncation(client, lastOqid(first));
       }
       List<Transaction> out = awaitOutbound(s, committed(first).size());
@@ -218,7 +211,7 @@ class KafkaQueueEngineIT {
         Optional<Oqid> point = client.welcome().truncationPoint();
         assertThat(point).as("truncation point after the restart").contains(lastOqid(first));
         // An agent that lost its own position resends everything: the server drops what it holds.
-        send(client, o, all);
+        AgentReplay.send(client, o, all);
         awaitTruncation(client, lastOqid(all));
       }
       List<Transaction> out = awaitOutbound(s, committed(all).size());

@@ -1,5 +1,6 @@
 package io.openrs.repserver.admin;
 
+import static io.openrs.repserver.support.AdminSql.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -54,21 +54,6 @@ class AdminCommandsIT {
 
   private Connection sa(String mode) throws SQLException {
     return connect("sa", TestServers.ADMIN_PASSWORD, mode);
-  }
-
-  private static List<List<String>> rows(Statement s, String command) throws SQLException {
-    List<List<String>> out = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(command)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row);
-      }
-    }
-    return out;
   }
 
   @ParameterizedTest

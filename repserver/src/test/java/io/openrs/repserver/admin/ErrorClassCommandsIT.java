@@ -1,5 +1,6 @@
 package io.openrs.repserver.admin;
 
+import static io.openrs.repserver.support.AdminSql.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,21 +57,6 @@ class ErrorClassCommandsIT {
 
   private Connection sa() throws SQLException {
     return connect("sa", TestServers.ADMIN_PASSWORD);
-  }
-
-  private static List<List<String>> rows(Statement s, String command) throws SQLException {
-    List<List<String>> out = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(command)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<String> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getString(i));
-        }
-        out.add(row);
-      }
-    }
-    return out;
   }
 
   private static List<String> columns(Statement s, String command) throws SQLException {

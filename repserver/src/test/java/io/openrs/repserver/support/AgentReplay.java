@@ -51,6 +51,14 @@ public final class AgentReplay {
     return stream.size();
   }
 
+  /** Sends {@code commands} in batches of 25, pipelined (an agent's batches). */
+  public static void send(LtlClient client, Origin o, List<LtlCommand> commands)
+      throws InterruptedException {
+    for (List<LtlCommand> batch : Origin.chunks(commands, 25)) {
+      client.sendBatch(o.text(batch));
+    }
+  }
+
   /** The later of two OQIDs, either of which may be absent. */
   public static Optional<Oqid> max(Optional<Oqid> a, Optional<Oqid> b) {
     if (a.isEmpty()) {
