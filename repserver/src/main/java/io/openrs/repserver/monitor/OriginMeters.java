@@ -54,6 +54,16 @@ public final class OriginMeters implements PipelineCounters.Published {
     var nrmStats = counters.nrm();
     var sqtStats = counters.sqt();
     DistStats distStats = counters.dist();
+    gauge(
+        ServerCounter.AGENT_CONNECTED,
+        instance,
+        counters,
+        c -> c.agentConnected().getAsBoolean() ? 1 : 0);
+    gauge(
+        ServerCounter.TABLES_NOT_REPLICATED,
+        instance,
+        counters,
+        c -> c.tablesNotReplicated().getAsLong());
     counter(ServerCounter.CMDS_RECV, instance, execStats, s -> s.cmdsRecv.sum());
     counter(ServerCounter.BYTES_RECEIVED, instance, execStats, s -> s.bytesReceived.sum());
     counter(ServerCounter.BATCHES_REJECTED, instance, execStats, s -> s.batchesRejected.sum());

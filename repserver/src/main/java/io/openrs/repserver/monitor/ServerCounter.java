@@ -17,6 +17,20 @@ public enum ServerCounter implements CounterDefinition {
       CounterKind.COUNTER,
       true,
       "LTL commands received from the agent."),
+  AGENT_CONNECTED(
+      "AgentConnected",
+      Module.REPAGENT,
+      CounterKind.GAUGE,
+      false,
+      "1 while an agent is connected for the origin, 0 while none is (REP AGENT Down or"
+          + " Suspended in admin who)."),
+  TABLES_NOT_REPLICATED(
+      "TablesNotReplicated",
+      Module.REPAGENT,
+      CounterKind.GAUGE,
+      false,
+      "Tables the origin's agent last reported it leaves out of the capture (admin who, rep); 0"
+          + " before its first report."),
   BYTES_RECEIVED(
       "BytesReceived",
       Module.REPAGENT,
@@ -250,6 +264,10 @@ public enum ServerCounter implements CounterDefinition {
       return "tickets";
     } else if (n.startsWith("Upds")) {
       return "writes";
+    } else if (n.startsWith("Tables")) {
+      return "tables";
+    } else if (n.startsWith("Agent")) {
+      return "agents";
     }
     return "events";
   }

@@ -85,7 +85,15 @@ public final class OriginPipeline implements AutoCloseable {
     this.distStats = new DistStats();
     this.published =
         publish.apply(
-            new PipelineCounters(state.name(), execStats, nrmStats, sqtStats, distStats, locator));
+            new PipelineCounters(
+                state.name(),
+                execStats,
+                nrmStats,
+                sqtStats,
+                distStats,
+                locator,
+                this::agentConnected,
+                () -> state.agentReport().map(AgentReport::tablesLeftOut).orElse(0L)));
     distStats.newReplicate = published::replicateAdded;
     this.distributor =
         distributorFactory.apply(new InboundRereader(inbound, 1024, sqtStats), distStats);

@@ -9,6 +9,8 @@ import io.openrs.repserver.sqt.SqtStats;
  * them as meters in package {@code monitor}); the pipeline itself knows no meter library.
  *
  * @param instance the origin, {@code dataserver.database}
+ * @param agentConnected whether an agent is connected for the origin now
+ * @param tablesNotReplicated tables the origin's agent last reported it leaves out
  */
 public record PipelineCounters(
     String instance,
@@ -16,7 +18,9 @@ public record PipelineCounters(
     NrmStats nrm,
     SqtStats sqt,
     DistStats dist,
-    LocatorKeeper locator) {
+    LocatorKeeper locator,
+    java.util.function.BooleanSupplier agentConnected,
+    java.util.function.LongSupplier tablesNotReplicated) {
 
   /** Where an origin's counters are published while the origin runs. */
   public interface Published extends AutoCloseable {

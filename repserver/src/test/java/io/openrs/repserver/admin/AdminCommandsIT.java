@@ -160,6 +160,16 @@ class AdminCommandsIT {
    */
   @Test
   void whatTheAgentLeavesOutIsShownUntilItsNextReport() throws Exception {
+    server.close();
+    int prometheusPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      prometheusPort = s.getLocalPort();
+    }
+    server =
+        TestServers.start(
+            dir,
+            Map.of("prometheus_port", String.valueOf(prometheusPort)),
+            io.openrs.repserver.monitor.MonitorRegistries.prometheus());
     server.createConnection("pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, Map.of());
     java.time.Duration wait = java.time.Duration.ofSeconds(30);
     try (Connection c = sa("extended");
@@ -204,6 +214,10 @@ class AdminCommandsIT {
                     "REP AGENT",
                     "Active",
                     "pds.pdb (1 table not replicated: admin who, rep)"));
+        assertThat(scrape(prometheusPort))
+            .contains("openrs_agent_connected{instance_id=\"pds.pdb\",module=\"REPAGENT\"} 1")
+            .contains(
+                "openrs_tables_not_replicated{instance_id=\"pds.pdb\",module=\"REPAGENT\"} 1");
         List<String> health = rows(s, "admin health").get(0);
         assertThat(health.get(2)).isEqualTo("SUSPECT");
         assertThat(health.get(5))
@@ -219,7 +233,20 @@ class AdminCommandsIT {
           .atMost(wait)
           .until(() -> rows(s, "admin who, rep").get(0).get(2).equals("Down"));
       assertThat(rows(s, "admin who, rep").get(0).get(5)).isEqualTo("ALL CAPTURED");
+      assertThat(scrape(prometheusPort))
+          .contains("openrs_agent_connected{instance_id=\"pds.pdb\",module=\"REPAGENT\"} 0")
+          .contains("openrs_tables_not_replicated{instance_id=\"pds.pdb\",module=\"REPAGENT\"} 0");
     }
+  }
+
+  private static String scrape(int port) throws Exception {
+    return java.net.http.HttpClient.newHttpClient()
+        .send(
+            java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   private io.openrs.wire.LtlClient agent(int version) throws Exception {
