@@ -65,6 +65,11 @@ public final class DsiConnection implements AutoCloseable {
     this.meters = new DsiMeters(registry, target.name());
     this.clock = clock;
     this.current = new AtomicReference<>(new Current(null, DsiState.SUSPENDED));
+    meters.watchConnection(
+        () -> state().status() == DsiState.Status.RUNNING,
+        () -> state().status() == DsiState.Status.DOWN,
+        this::backlogBytes,
+        clock);
   }
 
   /**
@@ -128,6 +133,34 @@ public final class DsiConnection implements AutoCloseable {
       OriginProfiles origins) {
     return new DsiConnection(
         target, outbound, settings, errors, registry, Clock.systemUTC(), origins);
+  }
+
+  /**
+   * Bytes of the outbound queue after the DSI reader's confirmed position (everything held before
+   * the reader first confirms); 0 when the queue cannot say.
+   */
+  public long backlogBytes() {
+    try {
+      return outbound.info().readers().stream()
+          .filter(r -> r.name().equals(io.openrs.dsi.internal.Scheduler.READER))
+          .mapToLong(io.openrs.queue.ReaderInfo::backlogBytes)
+          .findFirst()
+          .orElseGet(() -> outbound.info().backlogBytes());
+    } catch (RuntimeException e) {
+      return 0; // a closed queue: nothing left to apply through this connection
+    }
+  }
+
+  /**
+   * How far the replicate is behind, in seconds ({@code DSILag}: 0 when caught up, NaN unknown).
+   */
+  public double lagSeconds() {
+    return meters.lagSeconds();
+  }
+
+  /** The origin commit time of the last transaction this DSI applied since it started. */
+  public java.util.Optional<java.time.Instant> lastApplied() {
+    return meters.lastApplied();
   }
 
   /** The current state. */

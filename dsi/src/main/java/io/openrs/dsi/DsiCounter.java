@@ -167,6 +167,39 @@ public enum DsiCounter implements CounterDefinition {
       "Times the commands of a large transaction were read again from the outbound queue (it"
           + " is never held whole in memory): applied after a failure, with no large-transaction"
           + " thread free, read again after a restart, or written to the exceptions log."),
+  DSI_ACTIVE(
+      "DSIActive",
+      Module.DSI,
+      CounterKind.GAUGE,
+      "connections",
+      false,
+      "1 while the DSI applies (Active in admin who), 0 while it is Suspended or Down."),
+  DSI_DOWN(
+      "DSIDown",
+      Module.DSI,
+      CounterKind.GAUGE,
+      "connections",
+      false,
+      "1 while the DSI is Down after an error (admin who_is_down; admin who, dsi names the failing"
+          + " transaction), else 0."),
+  DSI_LAG(
+      "DSILag",
+      Module.DSI,
+      CounterKind.GAUGE,
+      "seconds",
+      false,
+      "How far the replicate is behind its origins: now minus the origin commit time of the last"
+          + " transaction the DSI applied, while transactions wait for it in the outbound queue"
+          + " or its hand-off; 0 when none waits (caught up); NaN while some wait and none has"
+          + " been applied since the server started."),
+  DSI_BACKLOG_BYTES(
+      "DSIBacklogBytes",
+      Module.DSI,
+      CounterKind.GAUGE,
+      "bytes",
+      false,
+      "Bytes of the outbound queue after the DSI reader's confirmed position: what is left to"
+          + " apply."),
   HANDOFF_BYTES(
       "DSIHandoffBytes",
       Module.DSI,

@@ -8,11 +8,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.openrs.dsi.DsiCounter;
+import io.openrs.ltl.LtlCommand;
 import io.openrs.runtime.CounterKind;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -94,6 +97,71 @@ public final class DsiMeters implements AutoCloseable {
   /** A {@code DSI} timer. */
   public Timer timer(DsiCounter c) {
     return dsi.timer(c);
+  }
+
+  /** Origin commit time (epoch micros) of the last transaction applied; MIN_VALUE: none yet. */
+  private volatile long lastAppliedMicros = Long.MIN_VALUE;
+
+  /** Transactions were committed at the replicate: remembers the latest origin commit time. */
+  public void applied(List<SourceTransaction> txs) {
+    long latest = lastAppliedMicros;
+    for (SourceTransaction t : txs) {
+      Optional<LtlCommand.Commit> c = t.commit();
+      if (c.isPresent()) {
+        Instant time = c.get().time();
+        latest = Math.max(latest, time.getEpochSecond() * 1_000_000 + time.getNano() / 1_000);
+      }
+    }
+    lastAppliedMicros = latest;
+  }
+
+  /** The origin commit time of the last transaction applied since the connection started. */
+  public Optional<Instant> lastApplied() {
+    long m = lastAppliedMicros;
+    return m == Long.MIN_VALUE
+        ? Optional.empty()
+        : Optional.of(
+            Instant.ofEpochSecond(
+                Math.floorDiv(m, 1_000_000), Math.floorMod(m, 1_000_000) * 1_000));
+  }
+
+  /**
+   * Registers the connection's state, backlog and lag gauges ({@code DSIActive}, {@code DSIDown},
+   * {@code DSIBacklogBytes}, {@code DSILag}).
+   *
+   * @param active whether the DSI applies now
+   * @param down whether it is Down after an error
+   * @param backlogBytes bytes of the outbound queue after its reader's confirmed position
+   */
+  public void watchConnection(
+      java.util.function.BooleanSupplier active,
+      java.util.function.BooleanSupplier down,
+      java.util.function.LongSupplier backlogBytes,
+      java.time.Clock clock) {
+    this.backlog = backlogBytes;
+    this.clock = clock;
+    gauge(DsiCounter.DSI_ACTIVE, () -> active.getAsBoolean() ? 1 : 0);
+    gauge(DsiCounter.DSI_DOWN, () -> down.getAsBoolean() ? 1 : 0);
+    gauge(DsiCounter.DSI_BACKLOG_BYTES, backlogBytes::getAsLong);
+    gauge(DsiCounter.DSI_LAG, this::lagSeconds);
+  }
+
+  private volatile java.util.function.LongSupplier backlog = () -> 0;
+  private volatile java.time.Clock clock = java.time.Clock.systemUTC();
+
+  /**
+   * {@code DSILag}: now minus the origin commit time of the last applied transaction while
+   * transactions wait (in the outbound queue or the hand-off); 0 when none waits; NaN while some
+   * wait and none has been applied since the connection started.
+   */
+  public double lagSeconds() {
+    TransactionHandoff h = handoff;
+    if (backlog.getAsLong() == 0 && (h == null || h.bytes() == 0)) {
+      return 0.0;
+    }
+    return lastApplied()
+        .map(t -> java.time.Duration.between(t, clock.instant()).toNanos() / 1e9)
+        .orElse(Double.NaN);
   }
 
   /** The hand-off of the current run, for the {@code DSIHandoffBytes} gauge. */

@@ -519,6 +519,7 @@ public final class ReplicateSession implements AutoCloseable {
     }
     applier.committed();
     ctx.lastCommit().committed(txs);
+    ctx.meters.applied(txs);
     long commands = 0;
     for (SourceTransaction t : txs) {
       commands += t.size();
@@ -607,6 +608,7 @@ public final class ReplicateSession implements AutoCloseable {
         connection.commit();
         applier.committed();
         ctx.lastCommit().committed(List.of(t));
+        ctx.meters.applied(List.of(t));
         ctx.done(t);
         return;
       } catch (SQLException e) {

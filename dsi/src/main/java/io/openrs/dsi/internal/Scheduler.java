@@ -33,7 +33,7 @@ public final class Scheduler extends WorkerThread {
   static final Duration EXECUTOR_GRACE = Duration.ofSeconds(60);
 
   /** The reader name in the outbound queue. */
-  static final String READER = "DSI";
+  public static final String READER = "DSI";
 
   private final RunContext ctx;
   private final StableQueue queue;

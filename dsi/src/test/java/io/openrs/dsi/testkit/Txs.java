@@ -93,7 +93,12 @@ public final class Txs {
   }
 
   public Workload.Tx commit() {
-    cmds.add(new LtlCommand.Commit(current, next(), Instant.parse("2026-01-01T00:00:02Z")));
+    return commit(Instant.parse("2026-01-01T00:00:02Z"));
+  }
+
+  /** The commit, at origin commit time {@code time} (whole microseconds). */
+  public Workload.Tx commit(Instant time) {
+    cmds.add(new LtlCommand.Commit(current, next(), time));
     return new Workload.Tx(origin, List.copyOf(cmds));
   }
 

@@ -337,7 +337,9 @@ final class StatusCommands {
                   .int4("threads")
                   .text("serialization")
                   .text("origin_qid")
-                  .text("failure");
+                  .text("failure")
+                  .float8("lag_seconds")
+                  .int8("backlog_bytes");
           for (Map.Entry<Integer, DsiConnection> e : server.dsis().all().entrySet()) {
             DsiConnection d = e.getValue();
             DsiState st = d.state();
@@ -348,7 +350,9 @@ final class StatusCommands {
                 d.settings().numThreads(),
                 d.settings().serializationMethod().label(),
                 st.failure().flatMap(f -> f.commitOqid()).map(Object::toString).orElse(null),
-                st.failure().map(f -> f.describe()).orElse(null));
+                st.failure().map(f -> f.describe()).orElse(null),
+                Double.isNaN(d.lagSeconds()) ? null : d.lagSeconds(),
+                d.backlogBytes());
           }
           return t.result(tag);
         }

@@ -113,7 +113,8 @@ class CounterCatalogTest {
         .containsExactly("SQMR CmdsRead", "DIST CmdsRead", "DSI DSICmdsRead");
     assertThat(catalog.describe("backlog"))
         .extracting(CounterInfo::name)
-        .containsExactlyInAnyOrder("SQMBacklogBytes", "SQMRBacklogBlock", "SQMRBacklogSeg");
+        .containsExactlyInAnyOrder(
+            "SQMBacklogBytes", "SQMRBacklogBlock", "SQMRBacklogSeg", "DSIBacklogBytes");
     assertThat(catalog.describe("nosuchthing")).isEmpty();
     assertThat(catalog.describe(" ")).isEqualTo(catalog.all());
   }
