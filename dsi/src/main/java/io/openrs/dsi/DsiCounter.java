@@ -167,6 +167,15 @@ public enum DsiCounter implements CounterDefinition {
       "Times the commands of a large transaction were read again from the outbound queue (it"
           + " is never held whole in memory): applied after a failure, with no large-transaction"
           + " thread free, read again after a restart, or written to the exceptions log."),
+  TICKET_LATENCY(
+      "TicketLatency",
+      Module.DSI,
+      CounterKind.TIMER,
+      "seconds",
+      false,
+      "rs_ticket markers applied at the replicate, and for each the time from its commit at the"
+          + " primary (the ticket's pdb time) to its commit at the replicate: the end-to-end"
+          + " latency (dsi_rs_ticket_report on also keeps each one in rs_ticket_history)."),
   DSI_ACTIVE(
       "DSIActive",
       Module.DSI,

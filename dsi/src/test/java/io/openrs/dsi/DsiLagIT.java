@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The connection's gauges against a real replicate: {@code DSILag} is 0 when caught up, rises while
  * the DSI is suspended with transactions waiting (now minus the origin commit time of the last
  * applied one), and falls back to 0 once it has applied them; {@code DSIActive} and {@code
- * DSIBacklogBytes} follow.
+ * DSIBacklogBytes} follow; an rs_ticket's way from the primary is timed ({@code TicketLatency}).
  */
 class DsiLagIT {
   private static final int REPLICATE = 201;
@@ -80,10 +80,36 @@ class DsiLagIT {
 
         dsi.resume();
         Awaits.applied(dsi, s, Map.of(101, waiting.commitOqid()));
+        // An rs_ticket applied at the replicate times its way from the primary's commit.
+        Workload.Tx ticket =
+            x.begin().ticket("H1=lag").commit(Instant.now().truncatedTo(ChronoUnit.MICROS));
+        q.append(List.of(ticket));
+        Awaits.applied(dsi, s, Map.of(101, ticket.commitOqid()));
+        await()
+            .atMost(WAIT)
+            .until(
+                () ->
+                    registry
+                            .get("TicketLatency")
+                            .tags("module", "DSI", "instance", instance)
+                            .timer()
+                            .count()
+                        == 1);
+        assertThat(
+                registry
+                    .get("TicketLatency")
+                    .tags("module", "DSI", "instance", instance)
+                    .timer()
+                    .totalTime(java.util.concurrent.TimeUnit.SECONDS))
+            .as("from the ticket's time at the primary (2026-01-01) to now")
+            .isGreaterThan(
+                Duration.between(Instant.parse("2026-01-01T00:00:01Z"), Instant.now()).toSeconds()
+                    - 60.0);
         await().atMost(WAIT).until(() -> gauge(registry, "DSILag", instance) == 0.0);
         await().atMost(WAIT).until(() -> gauge(registry, "DSIBacklogBytes", instance) == 0.0);
+        List<io.openrs.ltl.LtlCommand> last = ticket.commands();
         assertThat(dsi.lastApplied())
-            .hasValue(((io.openrs.ltl.LtlCommand.Commit) waiting.commands().get(2)).time());
+            .hasValue(((io.openrs.ltl.LtlCommand.Commit) last.get(last.size() - 1)).time());
       }
     }
   }

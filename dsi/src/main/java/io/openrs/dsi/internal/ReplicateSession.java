@@ -540,10 +540,19 @@ public final class ReplicateSession implements AutoCloseable {
   }
 
   private void reportTickets(List<SourceTransaction> txs) {
-    if (!ctx.settings.rsTicketReport() || applier.tickets().isEmpty()) {
+    if (applier.tickets().isEmpty()) {
       return;
     }
     java.time.Instant now = ctx.clock.instant();
+    for (Op.TicketOp t : applier.tickets()) {
+      java.time.Duration latency = java.time.Duration.between(t.ticket.time(), now);
+      if (!latency.isNegative()) {
+        ctx.meters.timer(DsiCounter.TICKET_LATENCY).record(latency);
+      }
+    }
+    if (!ctx.settings.rsTicketReport()) {
+      return;
+    }
     String header =
         "DSI="
             + now
