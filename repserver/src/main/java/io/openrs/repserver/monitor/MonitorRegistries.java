@@ -16,10 +16,28 @@ public final class MonitorRegistries {
 
   /**
    * The server's registry: Prometheus, named by {@link MonitorNamingConvention} over {@link
-   * CounterCatalog#standard()}, on the system clock.
+   * CounterCatalog#standard()}, on the system clock, with Micrometer's JVM and process metrics
+   * bound ({@link #bindJvmAndProcess}).
    */
   public static PrometheusMeterRegistry prometheus() {
-    return prometheus(CounterCatalog.standard(), Clock.SYSTEM);
+    PrometheusMeterRegistry registry = prometheus(CounterCatalog.standard(), Clock.SYSTEM);
+    bindJvmAndProcess(registry);
+    return registry;
+  }
+
+  /**
+   * Binds Micrometer's JVM and process metrics under their standard names ({@code
+   * jvm_memory_used_bytes}, {@code jvm_gc_pause_seconds}, {@code jvm_threads_live_threads}, {@code
+   * process_cpu_usage}, {@code process_uptime_seconds}, {@code process_files_open_files}, ...).
+   */
+  public static void bindJvmAndProcess(io.micrometer.core.instrument.MeterRegistry registry) {
+    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.system.UptimeMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.system.FileDescriptorMetrics().bindTo(registry);
   }
 
   /**

@@ -401,7 +401,12 @@ class AdminCommandsIT {
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.body())
         .contains("openrs_cmds_recv_total{instance_id=\"pds.pdb\",module=\"REPAGENT\"} 0")
-        .contains("openrs_sqm_write_time_seconds_count");
+        .contains("openrs_sqm_write_time_seconds_count")
+        // Micrometer's JVM and process metrics under their standard names
+        .contains("jvm_memory_used_bytes{")
+        .contains("jvm_threads_live_threads")
+        .contains("process_cpu_usage")
+        .contains("process_uptime_seconds");
   }
 
   @Test
