@@ -82,6 +82,9 @@ public final class Main implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
+    // java.util.logging records (the MariaDB binlog client, parts of the JDK) into the same log
+    org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+    org.slf4j.bridge.SLF4JBridgeHandler.install();
     System.exit(new CommandLine(new Main()).execute(args));
   }
 }

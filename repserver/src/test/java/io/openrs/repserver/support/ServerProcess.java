@@ -83,17 +83,22 @@ public final class ServerProcess implements AutoCloseable {
    * Starts the server without waiting for it (a standby waits for the lease before it is ready).
    */
   public static ServerProcess launch(Path config) throws Exception {
+    return launch(config, List.of());
+  }
+
+  /** As {@link #launch(Path)}, with more JVM options ({@code -D...}). */
+  public static ServerProcess launch(Path config, List<String> jvmOptions) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                java,
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.openrs.repserver.Main",
-                "-C",
-                config.toString())
-            .redirectErrorStream(true);
+    List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx256m"));
+    command.addAll(jvmOptions);
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            "io.openrs.repserver.Main",
+            "-C",
+            config.toString()));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("OPENRS_ADMIN_PASSWORD", TestServers.ADMIN_PASSWORD);
     return new ServerProcess(pb.start());
   }
