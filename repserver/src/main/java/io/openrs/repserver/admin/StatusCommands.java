@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /** {@code admin who}, {@code who_is_down}, {@code disk_space}, version, health, echo, tickets. */
@@ -357,7 +356,7 @@ final class StatusCommands {
           return t.result(tag);
         }
       case "rep":
-        return repAgents(tag);
+        return RepAgentStatus.table(catalog, server, tag);
       default:
         throw new PgException(
             AdminErrors.INVALID_PARAMETER_VALUE,
@@ -366,62 +365,20 @@ final class StatusCommands {
   }
 
   /**
-   * {@code admin who, rep}: per origin, what its agent last reported it does not capture; one row
-   * per item, or one row saying all is captured, or that the agent has not reported.
+   * How far a DSI is behind, for its {@code admin who} row: {@code " (lag 12.3 s, 40960 bytes to
+   * apply)"}, or nothing when it has caught up.
    */
-  private PgResult repAgents(String tag) {
-    Table t =
-        new Table()
-            .text("origin")
-            .text("agent")
-            .text("state")
-            .timestamptz("reported")
-            .text("subject")
-            .text("status")
-            .text("reason");
-    for (ConnectionDef c : catalog.view().connections()) {
-      OriginPipeline p = server.origins().get(c.id());
-      if (p == null) {
-        continue;
-      }
-      String state = repAgentState(p);
-      Optional<AgentReport> report = p.state().agentReport();
-      if (report.isEmpty()) {
-        t.row(
-            c.name(),
-            null,
-            state,
-            null,
-            null,
-            "UNKNOWN",
-            "no report from an agent since the server started (agents report from LTL protocol"
-                + " version 5 on)");
-        continue;
-      }
-      AgentReport r = report.get();
-      if (r.items().isEmpty()) {
-        t.row(c.name(), r.agent(), state, r.received(), null, "ALL CAPTURED", null);
-      }
-      for (AgentReport.Item i : r.items()) {
-        t.row(
-            c.name(),
-            r.agent(),
-            state,
-            r.received(),
-            i.subject().isEmpty() ? null : i.subject(),
-            i.tableLeftOut() ? "NOT REPLICATED" : "WARNING",
-            i.message());
-      }
+  private static String behind(DsiConnection dsi) {
+    long backlog = dsi.backlogBytes();
+    double lag = dsi.lagSeconds();
+    if (backlog == 0 && lag == 0) {
+      return "";
     }
-    return t.result(tag);
-  }
-
-  /** The REP AGENT thread's state as {@code admin who} shows it. */
-  private static String repAgentState(OriginPipeline p) {
-    if (!p.state().logTransfer().running()) {
-      return "Suspended";
-    }
-    return p.agentConnected() ? "Active" : "Down";
+    return " (lag "
+        + (Double.isNaN(lag) ? "unknown" : String.format(java.util.Locale.ROOT, "%.1f s", lag))
+        + ", "
+        + backlog
+        + " bytes to apply)";
   }
 
   /** Replication Server's words for a DSI's state. */
@@ -471,7 +428,7 @@ final class StatusCommands {
         out.add(
             new Who(
                 "REP AGENT",
-                repAgentState(p),
+                RepAgentStatus.state(p),
                 c.name()
                     + (leftOut == 0
                         ? ""
@@ -496,7 +453,11 @@ final class StatusCommands {
         DsiState st = dsi.state();
         String state = dsiState(st);
         String info =
-            c.id() + ":0 " + c.name() + st.failure().map(f -> " " + f.describe()).orElse("");
+            c.id()
+                + ":0 "
+                + c.name()
+                + behind(dsi)
+                + st.failure().map(f -> " " + f.describe()).orElse("");
         out.add(new Who("DSI", state, info));
         for (int t = 1; t <= dsi.settings().numThreads(); t++) {
           out.add(new Who("DSI EXEC", state, c.id() + "(" + t + ") " + c.name()));
