@@ -141,21 +141,23 @@ public final class DsiConnection implements AutoCloseable {
    */
   public long backlogBytes() {
     try {
-      return outbound.info().readers().stream()
+      io.openrs.queue.QueueInfo info = outbound.info();
+      return info.readers().stream()
           .filter(r -> r.name().equals(io.openrs.dsi.internal.Scheduler.READER))
           .mapToLong(io.openrs.queue.ReaderInfo::backlogBytes)
           .findFirst()
-          .orElseGet(() -> outbound.info().backlogBytes());
+          .orElse(info.backlogBytes());
     } catch (RuntimeException e) {
       return 0; // a closed queue: nothing left to apply through this connection
     }
   }
 
   /**
-   * How far the replicate is behind, in seconds ({@code DSILag}: 0 when caught up, NaN unknown).
+   * How far the replicate is behind, in seconds ({@code DSILag}: 0 when caught up, NaN unknown),
+   * given the {@link #backlogBytes()} just read.
    */
-  public double lagSeconds() {
-    return meters.lagSeconds();
+  public double lagSeconds(long backlogBytes) {
+    return meters.lagSeconds(backlogBytes);
   }
 
   /** The origin commit time of the last transaction this DSI applied since it started. */

@@ -138,25 +138,23 @@ public final class DsiMeters implements AutoCloseable {
       java.util.function.BooleanSupplier down,
       java.util.function.LongSupplier backlogBytes,
       java.time.Clock clock) {
-    this.backlog = backlogBytes;
     this.clock = clock;
     gauge(DsiCounter.DSI_ACTIVE, () -> active.getAsBoolean() ? 1 : 0);
     gauge(DsiCounter.DSI_DOWN, () -> down.getAsBoolean() ? 1 : 0);
     gauge(DsiCounter.DSI_BACKLOG_BYTES, backlogBytes::getAsLong);
-    gauge(DsiCounter.DSI_LAG, this::lagSeconds);
+    gauge(DsiCounter.DSI_LAG, () -> lagSeconds(backlogBytes.getAsLong()));
   }
 
-  private volatile java.util.function.LongSupplier backlog = () -> 0;
   private volatile java.time.Clock clock = java.time.Clock.systemUTC();
 
   /**
    * {@code DSILag}: now minus the origin commit time of the last applied transaction while
-   * transactions wait (in the outbound queue or the hand-off); 0 when none waits; NaN while some
-   * wait and none has been applied since the connection started.
+   * transactions wait (in the outbound queue, {@code backlogBytes}, or the hand-off); 0 when none
+   * waits; NaN while some wait and none has been applied since the connection started.
    */
-  public double lagSeconds() {
+  public double lagSeconds(long backlogBytes) {
     TransactionHandoff h = handoff;
-    if (backlog.getAsLong() == 0 && (h == null || h.bytes() == 0)) {
+    if (backlogBytes == 0 && (h == null || h.bytes() == 0)) {
       return 0.0;
     }
     return lastApplied()

@@ -342,6 +342,8 @@ final class StatusCommands {
           for (Map.Entry<Integer, DsiConnection> e : server.dsis().all().entrySet()) {
             DsiConnection d = e.getValue();
             DsiState st = d.state();
+            long backlog = d.backlogBytes();
+            double lag = d.lagSeconds(backlog);
             t.row(
                 e.getKey(),
                 d.target().name(),
@@ -350,8 +352,8 @@ final class StatusCommands {
                 d.settings().serializationMethod().label(),
                 st.failure().flatMap(f -> f.commitOqid()).map(Object::toString).orElse(null),
                 st.failure().map(f -> f.describe()).orElse(null),
-                Double.isNaN(d.lagSeconds()) ? null : d.lagSeconds(),
-                d.backlogBytes());
+                Double.isNaN(lag) ? null : lag,
+                backlog);
           }
           return t.result(tag);
         }
@@ -370,7 +372,7 @@ final class StatusCommands {
    */
   private static String behind(DsiConnection dsi) {
     long backlog = dsi.backlogBytes();
-    double lag = dsi.lagSeconds();
+    double lag = dsi.lagSeconds(backlog);
     if (backlog == 0 && lag == 0) {
       return "";
     }
