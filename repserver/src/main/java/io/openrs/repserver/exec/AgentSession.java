@@ -313,8 +313,10 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
               i.kind() == Frame.StatusKind.TABLE_NOT_REPLICATED, i.subject(), i.message()));
     }
     String agent = connect.agent().orElse("(unnamed)");
-    for (AgentReport.Item i :
-        origin.state().agentReported(new AgentReport(agent, Instant.now(), items))) {
+    List<AgentReport.Item> added =
+        origin.state().agentReported(new AgentReport(agent, Instant.now(), items));
+    // At most MAX_LOGGED_ITEMS lines per report: a report may hold 10,000 items.
+    for (AgentReport.Item i : added.subList(0, Math.min(added.size(), MAX_LOGGED_ITEMS))) {
       LOG.warn(
           "origin {}: agent {} reports {}{}: {} (admin who, rep)",
           origin.state().name(),
@@ -323,7 +325,17 @@ final class AgentSession extends SimpleChannelInboundHandler<Frame> {
           i.tableLeftOut() ? i.subject() : i.subject().isEmpty() ? "" : " on " + i.subject(),
           i.message());
     }
+    if (added.size() > MAX_LOGGED_ITEMS) {
+      LOG.warn(
+          "origin {}: agent {} reports {} more new items (admin who, rep)",
+          origin.state().name(),
+          agent,
+          added.size() - MAX_LOGGED_ITEMS);
+    }
   }
+
+  /** New items of an agent's report logged one line each; the rest in one line. */
+  static final int MAX_LOGGED_ITEMS = 20;
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {

@@ -114,7 +114,7 @@ public final class OriginState implements InboundWriter.Origin {
     AgentReport last = agentReport.getAndSet(report);
     List<AgentReport.Item> added = new ArrayList<>(report.items());
     if (last != null) {
-      added.removeAll(last.items());
+      added.removeAll(new java.util.HashSet<>(last.items())); // up to 10,000 items each
     }
     return added;
   }

@@ -160,16 +160,7 @@ class AdminCommandsIT {
    */
   @Test
   void whatTheAgentLeavesOutIsShownUntilItsNextReport() throws Exception {
-    server.close();
-    int prometheusPort;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      prometheusPort = s.getLocalPort();
-    }
-    server =
-        TestServers.start(
-            dir,
-            Map.of("prometheus_port", String.valueOf(prometheusPort)),
-            io.openrs.repserver.monitor.MonitorRegistries.prometheus());
+    int prometheusPort = restartWithPrometheus();
     server.createConnection("pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, Map.of());
     java.time.Duration wait = java.time.Duration.ofSeconds(30);
     try (Connection c = sa("extended");
@@ -239,6 +230,21 @@ class AdminCommandsIT {
     }
   }
 
+  /** Restarts the test's server with the production registry and a Prometheus port; returns it. */
+  private int restartWithPrometheus() throws Exception {
+    server.close();
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    server =
+        TestServers.start(
+            dir,
+            Map.of("prometheus_port", String.valueOf(port)),
+            io.openrs.repserver.monitor.MonitorRegistries.prometheus());
+    return port;
+  }
+
   private static String scrape(int port) throws Exception {
     return java.net.http.HttpClient.newHttpClient()
         .send(
@@ -247,6 +253,56 @@ class AdminCommandsIT {
                 .build(),
             java.net.http.HttpResponse.BodyHandlers.ofString())
         .body();
+  }
+
+  /**
+   * The largest report a frame may hold (10,000 items) is taken whole and listed, and logged in at
+   * most 21 lines; sending it again logs nothing more (nothing is new).
+   */
+  @Test
+  void aReportOfTenThousandTablesIsListedAndLoggedInBoundedLines() throws Exception {
+    server.createConnection("pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, Map.of());
+    List<io.openrs.wire.Frame.StatusItem> items = new java.util.ArrayList<>();
+    for (int i = 0; i < io.openrs.wire.WireProtocol.MAX_STATUS_ITEMS; i++) {
+      items.add(
+          new io.openrs.wire.Frame.StatusItem(
+              io.openrs.wire.Frame.StatusKind.TABLE_NOT_REPLICATED,
+              "sales.t" + i,
+              "its column(s) opens are timetz " + "x".repeat(1000)));
+    }
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+        new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Logger sessions =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger("io.openrs.repserver.exec.AgentSession");
+    sessions.addAppender(log);
+    try (Connection c = sa("extended");
+        Statement s = c.createStatement();
+        io.openrs.wire.LtlClient agent = agent(5)) {
+      agent.sendStatus(new io.openrs.wire.Frame.AgentStatus(items));
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(() -> rows(s, "admin who, rep").size() == items.size());
+      java.util.function.Supplier<Long> reportLines =
+          () ->
+              log.list.stream()
+                  .filter(e -> e.getFormattedMessage().contains("(admin who, rep)"))
+                  .count();
+      assertThat(reportLines.get()).isEqualTo(21);
+      assertThat(log.list.get(log.list.size() - 1).getFormattedMessage())
+          .contains("reports 9980 more new items");
+      agent.sendStatus(new io.openrs.wire.Frame.AgentStatus(items));
+      agent.sendStatus(new io.openrs.wire.Frame.AgentStatus(items.subList(0, 1)));
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(() -> rows(s, "admin who, rep").size() == 1);
+      assertThat(reportLines.get()).as("nothing new in the later reports").isEqualTo(21);
+      assertThat(rows(s, "admin health").get(0).get(5))
+          .isEqualTo("origin pds.pdb: 1 table not replicated (admin who, rep)");
+    } finally {
+      sessions.detachAppender(log);
+    }
   }
 
   private io.openrs.wire.LtlClient agent(int version) throws Exception {
@@ -380,16 +436,7 @@ class AdminCommandsIT {
 
   @Test
   void prometheusScrapesTheServersCountersOverHttp() throws Exception {
-    server.close();
-    int port;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    server =
-        TestServers.start(
-            dir,
-            Map.of("prometheus_port", String.valueOf(port)),
-            io.openrs.repserver.monitor.MonitorRegistries.prometheus());
+    int port = restartWithPrometheus();
     server.createConnection("pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, Map.of());
     java.net.http.HttpResponse<String> r =
         java.net.http.HttpClient.newHttpClient()
