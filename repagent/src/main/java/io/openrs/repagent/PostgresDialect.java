@@ -59,7 +59,7 @@ final class PostgresDialect implements SourceDialect {
    * Captured tables left out of the capture (Debezium cannot read them, or their {@code timetz}
    * values would change); found by {@link #prepare()}.
    */
-  private volatile List<String> unreadableTables = List.of();
+  private volatile List<String> leftOutTables = List.of();
 
   /** Who keeps the publication; decided by {@link #prepare()}, before the engine starts. */
   private volatile PostgresPublication.Mode publicationMode = PostgresPublication.Mode.FILTERED;
@@ -233,7 +233,7 @@ final class PostgresDialect implements SourceDialect {
       }
       // materialization (Materialization): the signal table
       Materialization.createPostgresSignalTable(c, source.ticketSchema());
-      findUnreadableTables(c);
+      findLeftOutTables(c);
       ensurePublication(c);
     } catch (SQLException e) {
       throw classify(e);
@@ -463,7 +463,7 @@ final class PostgresDialect implements SourceDialect {
         Materialization.includePattern(source.ticketSchema()));
     p.setProperty("skipped.operations", "none");
     p.setProperty("include.unknown.datatypes", "true");
-    List<String> unreadable = List.copyOf(unreadableTables);
+    List<String> unreadable = List.copyOf(leftOutTables);
     if (source.tableIncludeList().isEmpty()) {
       p.setProperty("publication.autocreate.mode", "all_tables");
       if (!unreadable.isEmpty()) {
@@ -515,8 +515,7 @@ final class PostgresDialect implements SourceDialect {
       return; // FOR ALL TABLES: Debezium's, new tables included
     }
     PostgresPublication.Decision d =
-        PostgresPublication.ensure(
-            c, source.publicationName(), publishedPatterns(), unreadableTables);
+        PostgresPublication.ensure(c, source.publicationName(), publishedPatterns(), leftOutTables);
     publicationMode = d.mode();
     if (d.schemasMissed()) {
       LOG.warn(
@@ -548,7 +547,7 @@ final class PostgresDialect implements SourceDialect {
    *       sees it, so the replicate would hold another value.
    * </ul>
    */
-  private void findUnreadableTables(Connection c) throws SQLException {
+  private void findLeftOutTables(Connection c) throws SQLException {
     java.util.regex.Pattern included =
         source.tableIncludeList().isEmpty()
             ? null
@@ -585,7 +584,7 @@ final class PostgresDialect implements SourceDialect {
           e.getValue());
       items.add(CaptureStatus.tableLeftOut(e.getKey(), e.getValue()));
     }
-    unreadableTables = List.copyOf(found.keySet());
+    leftOutTables = List.copyOf(found.keySet());
     status.startFindings(items);
   }
 

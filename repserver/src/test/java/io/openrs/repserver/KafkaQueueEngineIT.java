@@ -9,10 +9,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.openrs.config.rssd.ConnectionDef;
-import io.openrs.config.rssd.Profile;
-import io.openrs.config.rssd.RepDef;
-import io.openrs.config.rssd.RepDefColumn;
 import io.openrs.ltl.LtlCommand;
 import io.openrs.ltl.Oqid;
 import io.openrs.ltl.TableName;
@@ -104,30 +100,6 @@ class KafkaQueueEngineIT {
     return ReplicationServer.start(kafkaSettings(rsName, Map.of()), new SimpleMeterRegistry());
   }
 
-  private record Connections(ConnectionDef primary, ConnectionDef replicate) {}
-
-  /** Primary pds.pdb with repdef orders_rd (shop.orders) subscribed by rds.rdb. */
-  private static Connections configure(ReplicationServer s) throws Exception {
-    ConnectionDef primary = s.createConnection("pds", "pdb", Profile.POSTGRESQL, true, Map.of());
-    ConnectionDef replicate = s.createConnection("rds", "rdb", Profile.POSTGRESQL, false, Map.of());
-    s.catalog()
-        .createRepDef(
-            new RepDef(
-                "orders_rd",
-                primary.id(),
-                "shop",
-                "orders",
-                "shop",
-                "orders",
-                List.of(new RepDefColumn("id", "int"), new RepDefColumn("note", "text")),
-                List.of("id"),
-                List.of()));
-    s.catalog()
-        .subscriptions()
-        .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
-    return new Connections(primary, replicate);
-  }
-
   /** {@code count} transactions from {@code firstTran}, every seventh rolled back. */
   private static List<LtlCommand> transactions(Origin o, int firstTran, int count) {
     List<LtlCommand> stream = new ArrayList<>();
@@ -185,10 +157,10 @@ class KafkaQueueEngineIT {
     List<LtlCommand> second = transactions(o, 151, 150);
     List<LtlCommand> all = new ArrayList<>(first);
     all.addAll(second);
-    Connections connections;
+    AgentReplay.Connections connections;
 
     try (ReplicationServer s = start("KAFKA_IT_RS")) {
-      connections = configure(s);
+      connections = AgentReplay.ordersSubscribed(s);
       try (LtlClient client = AgentReplay.connect(s.ltlPort(), "kafka-it-agent")) {
         AgentReplay.send(client, o, first);
         awaitTruncation(client, lastOqid(first));
@@ -223,7 +195,7 @@ class KafkaQueueEngineIT {
   @Test
   void adminCommandsShowTheKafkaQueuesAndNoPartitions() throws Exception {
     try (ReplicationServer s = start("KAFKA_ADMIN_RS")) {
-      Connections connections = configure(s);
+      AgentReplay.Connections connections = AgentReplay.ordersSubscribed(s);
       try (Connection c = AdminSql.connect(s);
           Statement st = c.createStatement()) {
         assertThat(AdminSql.rows(st, "admin disk_space")).isEmpty();

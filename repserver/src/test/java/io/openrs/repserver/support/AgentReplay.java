@@ -70,16 +70,22 @@ public final class AgentReplay {
     return a.get().compareTo(b.get()) >= 0 ? a : b;
   }
 
+  /** The two connections {@link #ordersSubscribed} creates. */
+  public record Connections(
+      io.openrs.config.rssd.ConnectionDef primary, io.openrs.config.rssd.ConnectionDef replicate) {}
+
   /**
    * Sets up what the crash tests replay against: origin {@code pds.pdb}, replicate {@code rds.rdb}
    * and table {@code shop.orders (id int, note text)} subscribed by it.
    */
-  public static void ordersSubscribed(io.openrs.repserver.ReplicationServer s) throws Exception {
+  public static Connections ordersSubscribed(io.openrs.repserver.ReplicationServer s)
+      throws Exception {
     io.openrs.config.rssd.ConnectionDef primary =
         s.createConnection(
             "pds", "pdb", io.openrs.config.rssd.Profile.POSTGRESQL, true, java.util.Map.of());
-    s.createConnection(
-        "rds", "rdb", io.openrs.config.rssd.Profile.POSTGRESQL, false, java.util.Map.of());
+    io.openrs.config.rssd.ConnectionDef replicate =
+        s.createConnection(
+            "rds", "rdb", io.openrs.config.rssd.Profile.POSTGRESQL, false, java.util.Map.of());
     s.catalog()
         .createRepDef(
             new io.openrs.config.rssd.RepDef(
@@ -97,6 +103,7 @@ public final class AgentReplay {
     s.catalog()
         .subscriptions()
         .create("orders_sub", "orders_rd", false, "rds", "rdb", Optional.empty());
+    return new Connections(primary, replicate);
   }
 
   /**
