@@ -128,7 +128,8 @@ class AgentLoginIT {
   void aVersion4AgentsPasswordNeverCrossesTheLink() throws Exception {
     start(Map.of());
     configure();
-    RecordingProxy proxy = new RecordingProxy(server.ltlPort());
+    io.openrs.repserver.support.TcpForwarder proxy =
+        io.openrs.repserver.support.TcpForwarder.start(0, "127.0.0.1:" + server.ltlPort());
     toClose.add(proxy);
 
     LtlClient client =
